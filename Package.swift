@@ -1,0 +1,57 @@
+// swift-tools-version: 6.1
+// The layers and the only imports allowed between them are drawn in ARCHITECTURE.md.
+import PackageDescription
+
+let package = Package(
+    name: "destinations",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "destinations", targets: ["destinations"]),
+        .library(name: "RenderLoop", targets: ["RenderLoop"]),
+        .library(name: "DiffableData", targets: ["DiffableData"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // C libraries, each behind a shim header and one Swift file that imports it.
+        .systemLibrary(
+            name: "CNcursesw",
+            path: "Sources/CNcursesw",
+            pkgConfig: "ncursesw",
+            providers: [.apt(["libncurses-dev"])]
+        ),
+
+        // Pure Swift layers.
+        .target(name: "RenderLoop"),
+        .target(name: "DiffableData"),
+
+        // The only module that talks to the terminal.
+        .target(name: "TerminalFront", dependencies: ["CNcursesw"]),
+
+        // The app.
+        .executableTarget(
+            name: "destinations",
+            dependencies: [
+                "RenderLoop", "DiffableData", "TerminalFront",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // Micro- and scheduler benchmarks (`make bench`); release builds only.
+        .executableTarget(
+            name: "destinations-bench",
+            dependencies: [
+                "RenderLoop", "DiffableData",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks"
+        ),
+
+        // Shared test support: manual clocks, seeded RNG, changeset checkers.
+        .target(name: "TestSupport", dependencies: ["RenderLoop", "DiffableData"], path: "Tests/TestSupport"),
+        .testTarget(name: "RenderLoopTests", dependencies: ["RenderLoop", "TestSupport"]),
+        .testTarget(name: "DiffableDataTests", dependencies: ["DiffableData", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

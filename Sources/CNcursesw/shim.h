@@ -1,0 +1,67 @@
+// The one C edge for ncurses. SwiftPM drops pkg-config's -D flags, so the wide-character
+// API is switched on here; macros and C globals Swift cannot use are wrapped as functions.
+#ifndef CNCURSESW_SHIM_H
+#define CNCURSESW_SHIM_H
+
+#ifndef _XOPEN_SOURCE_EXTENDED
+#define _XOPEN_SOURCE_EXTENDED 1
+#endif
+#define NCURSES_WIDECHAR 1
+
+#include <locale.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <wchar.h>
+#include <ncursesw/ncurses.h>
+#include <ncursesw/term.h>
+
+static inline WINDOW *cnc_stdscr(void) { return stdscr; }
+static inline int cnc_lines(void) { return LINES; }
+static inline int cnc_cols(void) { return COLS; }
+static inline int cnc_colors(void) { return COLORS; }
+static inline int cnc_color_pairs(void) { return COLOR_PAIRS; }
+
+static inline int cnc_key_resize(void) { return KEY_RESIZE; }
+static inline int cnc_key_up(void) { return KEY_UP; }
+static inline int cnc_key_down(void) { return KEY_DOWN; }
+static inline int cnc_key_left(void) { return KEY_LEFT; }
+static inline int cnc_key_right(void) { return KEY_RIGHT; }
+static inline int cnc_key_npage(void) { return KEY_NPAGE; }
+static inline int cnc_key_ppage(void) { return KEY_PPAGE; }
+static inline int cnc_key_home(void) { return KEY_HOME; }
+static inline int cnc_key_end(void) { return KEY_END; }
+static inline int cnc_key_enter(void) { return KEY_ENTER; }
+static inline int cnc_key_backspace(void) { return KEY_BACKSPACE; }
+static inline int cnc_key_mouse(void) { return KEY_MOUSE; }
+static inline int cnc_key_code_yes(void) { return KEY_CODE_YES; }
+static inline int cnc_err(void) { return ERR; }
+
+static inline attr_t cnc_a_bold(void) { return A_BOLD; }
+static inline attr_t cnc_a_reverse(void) { return A_REVERSE; }
+static inline attr_t cnc_a_dim(void) { return A_DIM; }
+static inline attr_t cnc_a_underline(void) { return A_UNDERLINE; }
+static inline attr_t cnc_a_normal(void) { return A_NORMAL; }
+
+/// Restores the terminal, then lets the signal do what it would have done: a crash in our
+/// code must not leave the shell in raw mode on the alternate screen. endwin() is not on
+/// the async-signal-safe list, but the process is about to die and a broken terminal is
+/// the worse outcome.
+static void cnc_fatal_signal_handler(int sig) {
+    endwin();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static inline void cnc_install_fatal_handlers(void) {
+    int signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE };
+    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        struct sigaction action = {0};
+        action.sa_handler = cnc_fatal_signal_handler;
+        sigemptyset(&action.sa_mask);
+        action.sa_flags = SA_RESETHAND;
+        sigaction(signals[i], &action, NULL);
+    }
+}
+
+#endif

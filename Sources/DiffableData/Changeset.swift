@@ -1,0 +1,70 @@
+/// What changed between two snapshots, in the order a collection view applies it.
+///
+/// Batch-update index semantics, as `performBatchUpdates` expects:
+/// - deletes and move sources are positions in the **old** snapshot; deletes are listed
+///   highest first, so removing them one by one never shifts a later one;
+/// - inserts and move destinations are positions in the **new** snapshot, lowest first;
+/// - reloads and reconfigures carry both positions and are applied **after** the
+///   structural changes, at their new position, so an item that is moved *and*
+///   reconfigured keeps its cell and is reconfigured where it lands.
+///
+/// Item moves are the items that changed section plus, within each section, the items
+/// outside a longest increasing subsequence of the kept ones: the fewest possible. Items
+/// travel with a moved section without being listed as moves.
+public struct Changeset<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>: Sendable {
+    public struct SectionChange: Hashable, Sendable {
+        public let section: SectionID
+        public let index: Int
+    }
+
+    public struct SectionMove: Hashable, Sendable {
+        public let section: SectionID
+        public let from: Int
+        public let to: Int
+    }
+
+    public struct ItemChange: Hashable, Sendable {
+        public let item: ItemID
+        public let indexPath: IndexPath
+    }
+
+    public struct ItemMove: Hashable, Sendable {
+        public let item: ItemID
+        public let from: IndexPath
+        public let to: IndexPath
+    }
+
+    /// Old index, highest first.
+    public internal(set) var sectionDeletes: [SectionChange] = []
+    /// New index, lowest first.
+    public internal(set) var sectionInserts: [SectionChange] = []
+    /// By destination, lowest first.
+    public internal(set) var sectionMoves: [SectionMove] = []
+    /// Sections whose cells are all replaced; old and new index.
+    public internal(set) var sectionReloads: [SectionMove] = []
+    /// Old index path, highest first.
+    public internal(set) var itemDeletes: [ItemChange] = []
+    /// New index path, lowest first.
+    public internal(set) var itemInserts: [ItemChange] = []
+    /// By destination, lowest first.
+    public internal(set) var itemMoves: [ItemMove] = []
+    /// Items that get a freshly dequeued cell; old and new path.
+    public internal(set) var itemReloads: [ItemMove] = []
+    /// Items whose existing cell is configured again; old and new path.
+    public internal(set) var itemReconfigures: [ItemMove] = []
+
+    public init() {}
+
+    /// True when nothing, not even a reconfigure, has to happen.
+    public var isEmpty: Bool {
+        sectionDeletes.isEmpty && sectionInserts.isEmpty && sectionMoves.isEmpty && sectionReloads.isEmpty
+            && itemDeletes.isEmpty && itemInserts.isEmpty && itemMoves.isEmpty
+            && itemReloads.isEmpty && itemReconfigures.isEmpty
+    }
+
+    /// True when only reloads or reconfigures are left (no cell changes position).
+    public var hasStructuralChanges: Bool {
+        !(sectionDeletes.isEmpty && sectionInserts.isEmpty && sectionMoves.isEmpty
+            && itemDeletes.isEmpty && itemInserts.isEmpty && itemMoves.isEmpty)
+    }
+}

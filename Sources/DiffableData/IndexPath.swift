@@ -1,0 +1,19 @@
+/// A position in a sectioned collection: which section, and which item inside it.
+///
+/// Kept apart from identifiers on purpose: index paths are for the view and its delegate
+/// callbacks; updates name items by identifier, never by index path (seed 002).
+public struct IndexPath: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var section: Int
+    public var item: Int
+
+    public init(item: Int, section: Int) {
+        self.section = section
+        self.item = item
+    }
+
+    public static func < (a: IndexPath, b: IndexPath) -> Bool {
+        (a.section, a.item) < (b.section, b.item)
+    }
+
+    public var description: String { "[\(section), \(item)]" }
+}

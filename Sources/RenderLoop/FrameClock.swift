@@ -1,0 +1,13 @@
+/// A source of monotonic time that the frame loop reads and sleeps on.
+///
+/// The scheduler never asks the system for the time directly, so the same loop runs
+/// against the real clock in the app and against a ``VirtualClock`` in tests, where
+/// work "costs" time by advancing the clock and nothing sleeps. Times are offsets from
+/// the clock's own origin.
+public protocol FrameClock: AnyObject {
+    /// Time elapsed since the clock's origin; never decreases.
+    var now: Duration { get }
+
+    /// Returns no earlier than `deadline` (at once when `deadline` has passed).
+    func sleep(until deadline: Duration)
+}

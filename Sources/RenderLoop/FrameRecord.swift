@@ -1,0 +1,29 @@
+/// Everything measured about one frame; the hitch meter and the trace are built from these.
+public struct FrameRecord: Sendable, Hashable {
+    public let index: Int
+    /// Index of the vsync tick this frame started at (ticks skipped after a hitch are gaps).
+    public let tickIndex: Int
+    public let tick: Duration
+    /// The tick by which the commit had to end.
+    public let deadline: Duration
+    /// Start of frame work (mailbox drain included); later than `tick` when idle work of
+    /// the previous frame ran into this one.
+    public let commitStart: Duration
+    /// When the mailbox drain ended and the commit proper began.
+    public let drainEnd: Duration
+    public let commitEnd: Duration
+    /// The vsync at which this frame's content reached the screen.
+    public let presentedAt: Duration
+    /// `presentedAt - deadline`: zero for a frame on time.
+    public let hitchTime: Duration
+    /// Ticks passed over because this commit ended late.
+    public let skippedTicks: Int
+    public let idleJobs: [IdleJobRecord]
+    /// Idle jobs that were ready but predicted not to fit.
+    public let declinedJobs: Int
+
+    public var commitDuration: Duration { commitEnd - commitStart }
+    public var isHitch: Bool { hitchTime > .zero }
+    public var idleWorkTime: Duration { idleJobs.reduce(.zero) { $0 + $1.cost } }
+    public var jobsRun: Int { idleJobs.count }
+}

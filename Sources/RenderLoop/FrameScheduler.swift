@@ -1,0 +1,149 @@
+/// Steps 2 and 3–4 of a frame, supplied by whoever owns the UI state.
+///
+/// Called on the thread that runs the scheduler (the main thread in the app), never
+/// concurrently.
+public protocol FrameDelegate: AnyObject {
+    /// Delivers what background work posted since the last frame (see ``Mailbox``).
+    func drainMailbox(for frame: FrameInfo)
+    /// Input, physics, layout, cell preparation, drawing and presenting.
+    func commit(_ frame: FrameInfo)
+}
+
+extension FrameDelegate {
+    public func drainMailbox(for frame: FrameInfo) {}
+}
+
+/// A fixed-deadline frame loop: the core of a hitch-free scroll.
+///
+/// Every frame follows the same steps (the seeds' render loop, in a terminal):
+/// 1. Wait for vsync tick *n* at `t0 + n·T`; ticks are computed, never accumulated, so
+///    they do not drift. If idle work of the last frame ran past the tick, start at once.
+/// 2. Drain the mailbox: completions posted by background work.
+/// 3. Commit: the delegate reads input, advances scroll physics, lays out, prepares any
+///    visible cell that is not prepared yet, draws and presents.
+/// 4. Judge the commit against its deadline, tick *n+1*. Late, it is a **commit hitch**:
+///    the frame is shown at the first tick at or after the commit's end, the hitch time is
+///    that tick minus the deadline, and the ticks in between are skipped, not queued.
+/// 5. Idle time: until the next tick, run idle jobs (e.g. cell prefetch), each only when
+///    its predicted cost ends before the *following* deadline minus the predicted cost of
+///    the next commit. So a job may run into the next frame, delaying a commit that is
+///    predicted short, yet that commit still meets its deadline: the seeds' "up to twice
+///    the time to prepare a cell".
+/// 6. Back to 1, which sleeps until the next tick.
+///
+/// Not thread-safe by design: it belongs to the main thread with the UI state it drives.
+public final class FrameScheduler {
+    public let clock: any FrameClock
+    public private(set) var refreshRate: RefreshRate
+    /// Offers the work for step 5; nil or disabled means frames just sleep when done.
+    public var idleWork: (any IdleWorkSource)?
+    public var isIdleWorkEnabled = true
+    /// A guard against a source that offers zero-cost jobs forever.
+    public var maxIdleJobsPerFrame = 256
+    public private(set) var meter = HitchMeter()
+
+    /// Time of tick 0 of the current rate (moves when the rate changes).
+    private var tickBase: Duration
+    /// Index, counted from `tickBase`, of the tick the next frame starts at.
+    private var nextTickIndex = 0
+    private var frameIndex = 0
+    private var commitPredictor = CostPredictor()
+    private var jobPredictors: [String: CostPredictor] = [:]
+
+    /// - Parameter start: time of the first tick; defaults to the clock's current time.
+    public init(refreshRate: RefreshRate = .hz60, clock: any FrameClock, startingAt start: Duration? = nil) {
+        self.refreshRate = refreshRate
+        self.clock = clock
+        tickBase = start ?? clock.now
+    }
+
+    /// Time of the tick the next frame starts at.
+    public var nextTick: Duration { tick(nextTickIndex) }
+
+    /// The predicted cost of the next commit (moving mean of the last few), if any ran.
+    public var predictedCommitCost: Duration? { commitPredictor.estimate }
+
+    /// The predicted cost of an idle job of `kind`, if one ran.
+    public func predictedCost(ofJobKind kind: String) -> Duration? { jobPredictors[kind]?.estimate }
+
+    /// Switches cadence from the next tick on; ticks stay drift-free from there.
+    public func changeRefreshRate(to rate: RefreshRate) {
+        guard rate != refreshRate else { return }
+        tickBase = nextTick
+        nextTickIndex = 0
+        refreshRate = rate
+    }
+
+    /// Produces one frame: steps 1 to 5 above. Returns its record (also kept by ``meter``).
+    @discardableResult
+    public func runFrame(_ delegate: some FrameDelegate) -> FrameRecord {
+        let tickIndex = nextTickIndex
+        let tickTime = tick(tickIndex)
+        clock.sleep(until: tickTime)
+
+        let info = FrameInfo(index: frameIndex, tick: tickTime, deadline: tick(tickIndex + 1), refreshRate: refreshRate)
+        let commitStart = clock.now
+        delegate.drainMailbox(for: info)
+        let drainEnd = clock.now
+        delegate.commit(info)
+        let commitEnd = clock.now
+        commitPredictor.record(commitEnd - commitStart)
+
+        let shownIndex = max(tickIndex + 1, refreshRate.firstTick(atOrAfter: commitEnd - tickBase))
+        let presentedAt = tick(shownIndex)
+        nextTickIndex = shownIndex
+        frameIndex += 1
+
+        let (jobs, declined) = runIdleJobs(for: info)
+        let record = FrameRecord(
+            index: info.index, tickIndex: tickIndex, tick: tickTime, deadline: info.deadline,
+            commitStart: commitStart, drainEnd: drainEnd, commitEnd: commitEnd,
+            presentedAt: presentedAt, hitchTime: presentedAt - info.deadline,
+            skippedTicks: shownIndex - tickIndex - 1, idleJobs: jobs, declinedJobs: declined
+        )
+        meter.record(record)
+        return record
+    }
+
+    /// Runs frames until `shouldContinue` says stop; checked before each frame.
+    public func run(_ delegate: some FrameDelegate, while shouldContinue: () -> Bool) {
+        while shouldContinue() { runFrame(delegate) }
+    }
+
+    /// Runs exactly `count` frames.
+    public func run(frames count: Int, _ delegate: some FrameDelegate) {
+        for _ in 0..<count { runFrame(delegate) }
+    }
+
+    /// Forgets recorded frames (e.g. after a warm-up); predictions are kept.
+    public func resetMeter() { meter = HitchMeter() }
+
+    /// Step 5. The budget for a job ends at the deadline of the *next* frame minus that
+    /// frame's predicted commit, so one job may cross the next tick when the next commit
+    /// is short; no job starts once the next tick has passed.
+    private func runIdleJobs(for frame: FrameInfo) -> ([IdleJobRecord], Int) {
+        guard isIdleWorkEnabled, let source = idleWork else { return ([], 0) }
+        let nextTickTime = nextTick
+        let budgetEnd = tick(nextTickIndex + 1) - (commitPredictor.estimate ?? .zero)
+        var jobs: [IdleJobRecord] = []
+        var declined = 0
+        while jobs.count < maxIdleJobsPerFrame, clock.now < nextTickTime,
+              let job = source.nextIdleJob(for: frame) {
+            let predicted = jobPredictors[job.kind]?.estimate
+            let start = clock.now
+            guard start + (predicted ?? .zero) <= budgetEnd else {
+                declined += 1
+                break
+            }
+            job.run()
+            let end = clock.now
+            jobPredictors[job.kind, default: CostPredictor()].record(end - start)
+            jobs.append(IdleJobRecord(kind: job.kind, start: start, end: end, predicted: predicted))
+        }
+        return (jobs, declined)
+    }
+
+    private func tick(_ index: Int) -> Duration {
+        tickBase + refreshRate.tickOffset(index)
+    }
+}

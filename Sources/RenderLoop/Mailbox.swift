@@ -1,0 +1,32 @@
+import Synchronization
+
+/// The one door from background threads to the main thread's frame loop.
+///
+/// On Linux a synchronous frame loop on the main thread never runs
+/// `DispatchQueue.main.async` blocks, and main-actor code resumed after an `await` may
+/// run on a worker thread. So background work does not call back into UI state: it posts
+/// a Sendable message here, and step 2 of every frame drains the box on the main thread
+/// (see DECISIONS.md, D-001). Messages come out in the order they were posted.
+public final class Mailbox<Message: Sendable>: Sendable {
+    private let pending = Mutex<[Message]>([])
+
+    public init() {}
+
+    /// Callable from any thread; never blocks for longer than an array append.
+    public func post(_ message: Message) {
+        pending.withLock { $0.append(message) }
+    }
+
+    /// Takes every message posted so far, oldest first.
+    /// - Complexity: O(1) under the lock (the array is swapped out, not copied).
+    public func drain() -> [Message] {
+        pending.withLock { box in
+            guard !box.isEmpty else { return [] }
+            var taken: [Message] = []
+            swap(&taken, &box)
+            return taken
+        }
+    }
+
+    public var count: Int { pending.withLock { $0.count } }
+}

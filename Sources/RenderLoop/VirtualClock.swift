@@ -1,0 +1,28 @@
+/// A clock that moves only when told to, so frame timing in tests is exact.
+///
+/// Work that would take time in the app calls ``advance(by:)`` with its cost; sleeping
+/// jumps straight to the deadline. Every result computed against it is repeatable to the
+/// nanosecond, which is what lets hitch tests assert exact hitch times.
+public final class VirtualClock: FrameClock {
+    public private(set) var now: Duration
+    /// How many times the loop slept, and for how long in all; lets tests see idle time.
+    public private(set) var sleeps = 0
+    public private(set) var sleptTime: Duration = .zero
+
+    public init(startingAt start: Duration = .zero) {
+        now = start
+    }
+
+    /// Charges `cost` of simulated work to the clock.
+    public func advance(by cost: Duration) {
+        precondition(cost >= .zero, "VirtualClock.advance(by:) needs a cost >= 0, got \(cost)")
+        now += cost
+    }
+
+    public func sleep(until deadline: Duration) {
+        guard deadline > now else { return }
+        sleeps += 1
+        sleptTime += deadline - now
+        now = deadline
+    }
+}
