@@ -15,23 +15,45 @@ public struct Changeset<SectionID: Hashable & Sendable, ItemID: Hashable & Senda
     public struct SectionChange: Hashable, Sendable {
         public let section: SectionID
         public let index: Int
+
+        public init(section: SectionID, index: Int) {
+            self.section = section
+            self.index = index
+        }
     }
 
     public struct SectionMove: Hashable, Sendable {
         public let section: SectionID
         public let from: Int
         public let to: Int
+
+        public init(section: SectionID, from: Int, to: Int) {
+            self.section = section
+            self.from = from
+            self.to = to
+        }
     }
 
     public struct ItemChange: Hashable, Sendable {
         public let item: ItemID
         public let indexPath: IndexPath
+
+        public init(item: ItemID, indexPath: IndexPath) {
+            self.item = item
+            self.indexPath = indexPath
+        }
     }
 
     public struct ItemMove: Hashable, Sendable {
         public let item: ItemID
         public let from: IndexPath
         public let to: IndexPath
+
+        public init(item: ItemID, from: IndexPath, to: IndexPath) {
+            self.item = item
+            self.from = from
+            self.to = to
+        }
     }
 
     /// Old index, highest first.
