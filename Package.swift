@@ -42,7 +42,7 @@ let package = Package(
         .executableTarget(
             name: "destinations-bench",
             dependencies: [
-                "RenderLoop", "DiffableData",
+                "RenderLoop", "DiffableData", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks"
@@ -52,6 +52,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["RenderLoop", "DiffableData"], path: "Tests/TestSupport"),
         .testTarget(name: "RenderLoopTests", dependencies: ["RenderLoop", "TestSupport"]),
         .testTarget(name: "DiffableDataTests", dependencies: ["DiffableData", "TestSupport"]),
+        // End-to-end: runs the built binary headless and in tmux.
+        .testTarget(name: "AppTests", dependencies: ["destinations"]),
     ],
     swiftLanguageModes: [.v6]
 )

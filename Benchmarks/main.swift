@@ -1,1 +1,12 @@
-print("x")
+import ArgumentParser
+
+/// `destinations-bench`: the micro-benchmarks behind BENCHMARKS.md (release builds only).
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "destinations-bench",
+        abstract: "Benchmarks of the frame scheduler and the diff; results go to BENCHMARKS.md.",
+        subcommands: [TickBench.self, DiffBench.self, StdlibDiffOnce.self]
+    )
+}
+
+BenchCommand.main()

@@ -48,7 +48,7 @@ static inline attr_t cnc_a_normal(void) { return A_NORMAL; }
 /// the async-signal-safe list, but the process is about to die and a broken terminal is
 /// the worse outcome.
 static void cnc_fatal_signal_handler(int sig) {
-    endwin();
+    if (!isendwin()) endwin();
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -62,6 +62,12 @@ static inline void cnc_install_fatal_handlers(void) {
         action.sa_flags = SA_RESETHAND;
         sigaction(signals[i], &action, NULL);
     }
+}
+
+/// For atexit: restores only a screen that is still active (a second endwin() would move
+/// the cursor over what the app printed after the first).
+static void cnc_endwin_if_active(void) {
+    if (!isendwin()) endwin();
 }
 
 #endif

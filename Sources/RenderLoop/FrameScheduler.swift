@@ -7,10 +7,16 @@ public protocol FrameDelegate: AnyObject {
     func drainMailbox(for frame: FrameInfo)
     /// Input, physics, layout, cell preparation, drawing and presenting.
     func commit(_ frame: FrameInfo)
+    /// Time the last commit spent catching up on work idle time exists to take off the
+    /// commit (preparing cells that were not prefetched). The scheduler leaves it out of
+    /// its prediction of the next commit: counted in, long catch-up commits would inflate
+    /// the prediction so that no idle job ever fits, and commits would stay long forever.
+    var catchUpWorkInLastCommit: Duration { get }
 }
 
 extension FrameDelegate {
     public func drainMailbox(for frame: FrameInfo) {}
+    public var catchUpWorkInLastCommit: Duration { .zero }
 }
 
 /// A fixed-deadline frame loop: the core of a hitch-free scroll.
@@ -87,7 +93,7 @@ public final class FrameScheduler {
         let drainEnd = clock.now
         delegate.commit(info)
         let commitEnd = clock.now
-        commitPredictor.record(commitEnd - commitStart)
+        commitPredictor.record(max(commitEnd - commitStart - delegate.catchUpWorkInLastCommit, .zero))
 
         let shownIndex = max(tickIndex + 1, refreshRate.firstTick(atOrAfter: commitEnd - tickBase))
         let presentedAt = tick(shownIndex)

@@ -69,3 +69,8 @@ public final class MonotonicClock: FrameClock {
         .seconds(end.tv_sec - start.tv_sec) + .nanoseconds(end.tv_nsec - start.tv_nsec)
     }
 }
+
+extension SleepStrategy {
+    /// The strategy the app uses, chosen by `destinations-bench ticks` (DECISIONS.md, D-002).
+    public static let recommended: SleepStrategy = .absolute
+}

@@ -1,1 +1,7 @@
-print("x")
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// Entry point: parse, run, and turn every failure into a message and an exit status
+// (2 for bad flags and unusable terminals, as the usage contract promises).
+exit(DestinationsCommand.main(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -51,6 +51,24 @@ import TestSupport
         #expect(CellScrollSimulation.run(rate: .hz120, cellCost: cost, idleWork: true).0.hitches == 0)
     }
 
+    /// Regression: after a stretch of catch-up commits (idle work off), turning idle work
+    /// on must end the hitches at once; long commits must not poison the prediction.
+    @Test func enablingIdleWorkAfterLongCommitsEndsTheHitches() {
+        let clock = VirtualClock()
+        let scheduler = FrameScheduler(refreshRate: rate, clock: clock)
+        let workload = SteadyScrollWorkload(startingAt: clock.now, cellCost: .milliseconds(12)) { clock.advance(by: $0) }
+        scheduler.idleWork = workload
+        scheduler.isIdleWorkEnabled = false
+        scheduler.run(frames: 60, workload)
+        #expect(scheduler.meter.hitches > 10)
+        scheduler.isIdleWorkEnabled = true
+        scheduler.run(frames: 6, workload)
+        scheduler.resetMeter()
+        scheduler.run(frames: 120, workload)
+        #expect(scheduler.meter.hitches == 0)
+        #expect(scheduler.predictedCommitCost! < .milliseconds(1))
+    }
+
     /// The largest hitch-free cell cost, scanning upward in 10 µs steps; also checks that
     /// every smaller cost is hitch-free (the scan stops at the first hitch).
     static func headroom(rate: RefreshRate, idleWork: Bool) -> Duration {

@@ -1,0 +1,13 @@
+/// A key press or terminal event, decoded from ncurses' wide-character input.
+public enum Key: Hashable, Sendable {
+    case character(Character)
+    case up, down, left, right
+    case pageUp, pageDown, home, end
+    case enter, escape, backspace, tab
+    /// The terminal changed size; read ``TerminalSession/size`` again.
+    case resize
+    case function(Int)
+    /// A control character other than the ones named above (e.g. 0x0c for Ctrl-L).
+    case control(UInt8)
+    case unknown(Int32)
+}

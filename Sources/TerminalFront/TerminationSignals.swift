@@ -1,0 +1,48 @@
+import Dispatch
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Turns SIGINT, SIGTERM and SIGHUP into a flag the frame loop polls, so that every way
+/// of stopping the app goes through the same exit path that restores the terminal.
+///
+/// The signals are ignored at the process level and delivered to dispatch sources on a
+/// background queue (the main thread is busy running frames, and never runs the main
+/// dispatch queue). SIGTSTP / SIGCONT (Ctrl-Z, `fg`) are left to ncurses, whose own
+/// handler restores the terminal on suspend and redraws on resume.
+public final class TerminationSignals {
+    public static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    /// Written by the dispatch handlers, read by the frame loop.
+    private final class LastSignal: Sendable {
+        let number = Atomic<Int32>(0)
+    }
+
+    private let received = LastSignal()
+    private let sources: [any DispatchSourceSignal]
+
+    public init() {
+        let queue = DispatchQueue(label: "destinations.signals")
+        var made: [any DispatchSourceSignal] = []
+        for number in Self.handled {
+            Glibc.signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            made.append(source)
+        }
+        sources = made
+        for (number, source) in zip(Self.handled, sources) {
+            source.setEventHandler { [received] in received.number.store(number, ordering: .relaxed) }
+            source.resume()
+        }
+    }
+
+    /// The last signal received, or nil while none has been.
+    public var signal: Int32? {
+        let value = received.number.load(ordering: .relaxed)
+        return value == 0 ? nil : value
+    }
+
+    /// The conventional exit status for a process stopped by `signal`: 128 + its number.
+    public static func exitStatus(for signal: Int32) -> Int32 { 128 + signal }
+}

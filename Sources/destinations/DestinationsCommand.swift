@@ -1,0 +1,119 @@
+import ArgumentParser
+import RenderLoop
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Prefetch mode flag values.
+enum PrefetchMode: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case on, off
+}
+
+enum ReportFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case text, json
+}
+
+/// A failure the app reports in one line before exiting with `status`.
+struct AppError: Error, CustomStringConvertible {
+    let description: String
+    var status: Int32 = 1
+}
+
+struct DestinationsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "destinations",
+        abstract: "A hitch-free scrolling grid for the terminal, and the frame loop that measures it.",
+        discussion: """
+        In a terminal it shows the frame scheduler live: a steady scroll brings a new cell every \
+        three frames, each costing --cell-cost to prepare, at --refresh-rate. With prefetch on, \
+        cells are prepared in idle frame time and commits meet their deadlines; with it off, \
+        every new cell lands in a commit. Without a terminal, pass --duration for a headless run.
+        """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("Display refresh rate in Hz, 24 to 480 (e.g. 60, 120, 59.94).", valueName: "hz"),
+            transform: { text in
+                do { return try RefreshRate(parsing: text) } catch { throw ValidationError("\(error)") }
+            })
+    var refreshRate: RefreshRate = .hz60
+
+    @Option(help: "Prepare upcoming cells in idle frame time.")
+    var prefetch: PrefetchMode = .on
+
+    @Option(help: ArgumentHelp("Milliseconds of work to prepare one cell (0 to 1000).", valueName: "ms"))
+    var cellCost: Double = 12
+
+    @Option(help: ArgumentHelp("Stop after this many seconds (required without a terminal).", valueName: "seconds"))
+    var duration: Double?
+
+    @Option(help: "Summary printed at the end: text or json.")
+    var report: ReportFormat = .text
+
+    @Option(help: ArgumentHelp("Write the frames as Chrome trace-event JSON (opens in Perfetto).", valueName: "file"))
+    var traceFile: String?
+
+    func validate() throws {
+        guard cellCost.isFinite, (0...1000).contains(cellCost) else {
+            throw ValidationError("--cell-cost must be between 0 and 1000 ms, got \(cellCost)")
+        }
+        if let duration, !(duration.isFinite && duration > 0 && duration <= 86_400) {
+            throw ValidationError("--duration must be more than 0 and at most 86400 seconds, got \(duration)")
+        }
+    }
+
+    func run() throws {
+        let options = RunOptions(command: self)
+        if isatty(STDOUT_FILENO) == 1 && isatty(STDIN_FILENO) == 1 {
+            try LiveSchedulerView(options: options).run()
+        } else if duration != nil {
+            try HeadlessRun(options: options).run()
+        } else {
+            throw AppError(description: "standard output is not a terminal: run destinations in a terminal, or pass --duration SECONDS for a headless run", status: 2)
+        }
+    }
+
+    /// Parses and runs; returns the process exit status.
+    static func main(arguments: [String]) -> Int32 {
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+            return 0
+        } catch let error as AppError {
+            printError("destinations: \(error.description)")
+            return error.status
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+                return 0
+            }
+            printError(fullMessage(for: error))
+            return code == .validationFailure ? 2 : code.rawValue
+        }
+    }
+}
+
+/// The flags, resolved once, handed to whichever loop runs.
+struct RunOptions {
+    let refreshRate: RefreshRate
+    let prefetch: Bool
+    let cellCost: Duration
+    let duration: Duration?
+    let report: ReportFormat
+    let traceFile: String?
+
+    init(command: DestinationsCommand) {
+        refreshRate = command.refreshRate
+        prefetch = command.prefetch == .on
+        cellCost = .milliseconds(command.cellCost)
+        duration = command.duration.map { .milliseconds($0 * 1000) }
+        report = command.report
+        traceFile = command.traceFile
+    }
+}
+
+/// Writes a line to standard error (fd 2) without touching C's `stderr` global.
+func printError(_ text: String) {
+    let line = Array((text + "\n").utf8)
+    line.withUnsafeBytes { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
+}

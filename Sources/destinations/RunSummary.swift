@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import RenderLoop
+
+/// The end-of-run summary in text or JSON, and the optional trace file.
+struct RunSummary {
+    let options: RunOptions
+    let refreshRate: RefreshRate
+    let prefetch: Bool
+    let report: HitchReport
+    let workload: SteadyScrollWorkload
+    let elapsed: Duration
+
+    func text() -> String {
+        """
+        destinations: \(report.frames) frames at \(refreshRate) in \(fixed(elapsed.milliseconds / 1000, 2)) s, prefetch \(prefetch ? "on" : "off"), cell cost \(fixed(workload.cellCost.milliseconds, 1)) ms
+        hitches \(report.hitches), hitch time \(fixed(report.totalHitchTime.milliseconds, 1)) ms, hitch ratio \(fixed(report.hitchRatio, 2)) ms/s (\(report.band.rawValue))
+        commit p50 \(fixed(report.commitP50.milliseconds, 3)) ms, p95 \(fixed(report.commitP95.milliseconds, 3)) ms, p99 \(fixed(report.commitP99.milliseconds, 3)) ms, max \(fixed(report.commitMax.milliseconds, 3)) ms
+        cells prepared in commit \(workload.preparedInCommit), in idle time \(workload.preparedIdle)
+        """
+    }
+
+    func json() -> String {
+        let fields: [(String, String)] = [
+            ("refresh_rate_hz", fixed(refreshRate.hertz, 3)),
+            ("prefetch", prefetch ? "\"on\"" : "\"off\""),
+            ("cell_cost_ms", fixed(workload.cellCost.milliseconds, 3)),
+            ("duration_s", fixed(elapsed.milliseconds / 1000, 3)),
+            ("frames", "\(report.frames)"),
+            ("hitches", "\(report.hitches)"),
+            ("hitch_time_ms", fixed(report.totalHitchTime.milliseconds, 3)),
+            ("hitch_ratio_ms_per_s", fixed(report.hitchRatio, 3)),
+            ("band", "\"\(report.band.rawValue)\""),
+            ("commit_ms", "{\"p50\":\(fixed(report.commitP50.milliseconds, 3)),\"p95\":\(fixed(report.commitP95.milliseconds, 3)),\"p99\":\(fixed(report.commitP99.milliseconds, 3)),\"max\":\(fixed(report.commitMax.milliseconds, 3))}"),
+            ("cells_prepared_in_commit", "\(workload.preparedInCommit)"),
+            ("cells_prepared_idle", "\(workload.preparedIdle)"),
+            ("skipped_ticks", "\(report.skippedTicks)"),
+        ]
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    func printAndTrace(records: [FrameRecord]) throws {
+        print(options.report == .json ? json() : text())
+        if let path = options.traceFile {
+            let json = ChromeTrace.json(for: records, refreshRate: refreshRate)
+            guard let file = fopen(path, "w") else {
+                throw AppError(description: "cannot write the trace to \(path): \(String(cString: strerror(errno)))")
+            }
+            defer { fclose(file) }
+            fputs(json, file)
+        }
+    }
+}
+
+/// A number with exactly `decimals` decimals (no Foundation formatting on the hot path).
+func fixed(_ value: Double, _ decimals: Int) -> String {
+    guard value.isFinite else { return "0" }
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    let scaled = Int64((abs(value) * scale).rounded())
+    let whole = scaled / Int64(scale)
+    let fraction = String(scaled % Int64(scale))
+    let sign = value < 0 && scaled != 0 ? "-" : ""
+    return decimals == 0 ? "\(sign)\(whole)" : "\(sign)\(whole).\(String(repeating: "0", count: decimals - fraction.count))\(fraction)"
+}

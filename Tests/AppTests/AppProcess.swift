@@ -1,0 +1,65 @@
+import Foundation
+
+/// Runs the built `destinations` binary (next to the test bundle in `.build/<config>/`).
+enum AppProcess {
+    static var binary: URL {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("destinations").path),
+              directory.path != "/" {
+            directory.deleteLastPathComponent()
+        }
+        return directory.appendingPathComponent("destinations")
+    }
+
+    /// Runs with stdin, stdout and stderr not a terminal.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Spawn.Result {
+        try Spawn.run([binary.path] + arguments, environment: environment)
+    }
+}
+
+/// A tmux server of its own (`-L`), so tests never touch the user's sessions.
+final class Tmux {
+    let socket = "destinations-test-\(getpid())-\(UUID().uuidString.prefix(8))"
+    let session = "app"
+
+    /// Runs a tmux command and returns what it printed. Commands that start the server
+    /// (`new-session`) must not get a pipe: the server would inherit it and keep it open.
+    /// Runs a tmux command and returns what it printed. Commands that start the server
+    /// (`new-session`) must not capture: the server would inherit the pipe.
+    @discardableResult
+    func run(_ arguments: [String], capturing: Bool = true) throws -> String {
+        try Spawn.run(["tmux", "-L", socket] + arguments, capture: capturing).stdout
+    }
+
+    /// Starts `command` in a new session. `swift test` exports NO_COLOR=1 to its children,
+    /// so it is removed unless `environment` sets it again.
+    func start(_ command: String, columns: Int = 120, rows: Int = 32, term: String = "xterm-256color", environment: String = "") throws {
+        try run(["new-session", "-d", "-s", session, "-x", "\(columns)", "-y", "\(rows)",
+                 "env -u NO_COLOR TERM=\(term) \(environment) \(command); echo EXIT=$?; sleep 60"], capturing: false)
+    }
+
+    func keys(_ keys: String...) throws { try run(["send-keys", "-t", session] + keys) }
+
+    /// The screen as text; with `escapes`, the colour escape sequences too.
+    func capture(escapes: Bool = false) throws -> String {
+        try run(["capture-pane", "-p", "-N", "-t", session] + (escapes ? ["-e"] : []))
+    }
+
+    /// Polls the screen until `predicate` holds or `timeout` passes; returns the last capture.
+    func waitFor(timeout: Double = 15, escapes: Bool = false, _ predicate: (String) -> Bool) throws -> String {
+        let end = Date().addingTimeInterval(timeout)
+        var screen = ""
+        repeat {
+            screen = try capture(escapes: escapes)
+            if predicate(screen) { return screen }
+            usleep(100_000)
+        } while Date() < end
+        return screen
+    }
+
+    func panePID() throws -> Int32 {
+        Int32(try run(["list-panes", "-t", session, "-F", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
+    deinit { _ = try? run(["kill-server"], capturing: false) }
+}

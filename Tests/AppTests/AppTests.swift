@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+@Suite(.serialized) struct HeadlessAppTests {
+    @Test func headlessRunPrintsEveryReportField() throws {
+        let result = try AppProcess.run(["--duration", "1", "--refresh-rate", "120", "--cell-cost", "12", "--report", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        for key in ["refresh_rate_hz", "prefetch", "cell_cost_ms", "duration_s", "frames", "hitches", "hitch_time_ms",
+                    "hitch_ratio_ms_per_s", "band", "commit_ms", "cells_prepared_in_commit", "cells_prepared_idle"] {
+            #expect(json[key] != nil, "missing \(key)")
+        }
+        #expect(json["refresh_rate_hz"] as? Double == 120)
+        #expect((json["frames"] as? Int ?? 0) > 0)
+        #expect((json["duration_s"] as? Double ?? 0) >= 1)
+        let commit = json["commit_ms"] as? [String: Double] ?? [:]
+        #expect(Set(commit.keys) == ["p50", "p95", "p99", "max"])
+        #expect((commit["p50"] ?? -1) >= 0 && (commit["p50"] ?? 0) <= (commit["max"] ?? 0))
+    }
+
+    @Test func prefetchOffPreparesInCommitAndHitchesAtThisCost() throws {
+        // 12 ms per cell cannot fit an 8.3 ms commit: every new cell is a hitch. This is
+        // the behaviour, not a timing: the work is longer than the deadline by 3.7 ms.
+        let result = try AppProcess.run(["--duration", "1", "--refresh-rate", "120", "--cell-cost", "12", "--prefetch", "off", "--report", "json"])
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        #expect((json["hitches"] as? Int ?? 0) > 0)
+        #expect(json["cells_prepared_idle"] as? Int == 0)
+    }
+
+    @Test func traceFileIsChromeTraceJSON() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("trace-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try AppProcess.run(["--duration", "0.5", "--trace-file", path])
+        #expect(result.status == 0)
+        let trace = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as! [String: Any]
+        let events = trace["traceEvents"] as? [[String: Any]] ?? []
+        #expect(events.contains { $0["name"] as? String == "commit" })
+    }
+
+    @Test(arguments: [
+        (["--refresh-rate", "500"], "outside 24–480 Hz"),
+        (["--refresh-rate", "fast"], "not a number of hertz"),
+        (["--prefetch", "maybe"], "'on' and 'off'"),
+        (["--cell-cost=-3"], "--cell-cost must be between 0 and 1000 ms"),
+        (["--duration", "0"], "--duration must be more than 0"),
+        (["--report", "xml"], "'text' and 'json'"),
+        (["--no-such-flag"], "Unknown option"),
+    ])
+    func badFlagsGiveAClearMessageAndExitCode2(arguments: [String], message: String) throws {
+        let result = try AppProcess.run(["--duration", "1"] + arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func noTerminalAndNoDurationIsRefusedWithExitCode2() throws {
+        let result = try AppProcess.run([])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("standard output is not a terminal"))
+    }
+
+    @Test func helpExitsZero() throws {
+        let result = try AppProcess.run(["--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("--refresh-rate"))
+    }
+}
+
+@Suite(.serialized) struct TerminalAppTests {
+    @Test(arguments: ["xterm-256color", "xterm-direct", "screen", "linux"])
+    func liveViewShowsFiguresReactsToKeysAndRestoresOnQuit(term: String) throws {
+        let tmux = Tmux()
+        try tmux.start("\(AppProcess.binary.path) --refresh-rate 120 --prefetch off", term: term)
+        let screen = try tmux.waitFor { $0.contains("hitches") && $0.contains("120 Hz") && $0.contains("prefetch off") }
+        #expect(screen.contains("frame scheduler"), "screen:\n\(screen)")
+        #expect(screen.contains("deadline 8.33 ms"))
+        try tmux.keys("p")
+        let toggled = try tmux.waitFor { $0.contains("prefetch on") }
+        #expect(toggled.contains("prefetch on"))
+        try tmux.keys("r")
+        let slower = try tmux.waitFor { $0.contains("60 Hz") && $0.contains("deadline 16.67 ms") }
+        #expect(slower.contains("deadline 16.67 ms"), "screen:\n\(slower)")
+        try tmux.keys("q")
+        let after = try tmux.waitFor { $0.contains("EXIT=") }
+        #expect(after.contains("EXIT=0"), "after quit:\n\(after)")
+        #expect(after.contains("destinations: "), "summary printed on the normal screen")
+        #expect(!after.contains("frame scheduler"), "the alternate screen is gone")
+    }
+
+    @Test func colouredOutputUnlessNoColor() throws {
+        let coloured = Tmux()
+        try coloured.start("\(AppProcess.binary.path) --prefetch off --refresh-rate 120")
+        let screen = try coloured.waitFor(escapes: true) { $0.contains("critical") }
+        #expect(screen.contains("\u{1B}[31m") || screen.contains("\u{1B}[38;5;1m"), "the critical band is red:\n\(screen.debugDescription)")
+        let plain = Tmux()
+        try plain.start("\(AppProcess.binary.path) --prefetch off --refresh-rate 120", environment: "NO_COLOR=1")
+        let plainScreen = try plain.waitFor(escapes: true) { $0.contains("critical") }
+        #expect(!plainScreen.contains("\u{1B}[31m") && !plainScreen.contains("\u{1B}[38;5;1m"))
+    }
+
+    @Test func sigtermRestoresTheTerminalAndExits143() throws {
+        let tmux = Tmux()
+        try tmux.start("\(AppProcess.binary.path)")
+        _ = try tmux.waitFor { $0.contains("hitches") }
+        let shell = try tmux.panePID()
+        let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+        let app = try #require(children.split(separator: " ").compactMap { Int32($0) }.first)
+        kill(app, SIGTERM)
+        let after = try tmux.waitFor { $0.contains("EXIT=") }
+        #expect(after.contains("EXIT=143"), "after SIGTERM:\n\(after)")
+        #expect(!after.contains("frame scheduler"))
+    }
+
+    @Test func tinyTerminalShowsAMessageUntilResized() throws {
+        let tmux = Tmux()
+        try tmux.start("\(AppProcess.binary.path)", columns: 40, rows: 8)
+        #expect(try tmux.waitFor { $0.contains("too small") }.contains("Terminal too small"))
+        try tmux.run(["resize-window", "-t", tmux.session, "-x", "100", "-y", "30"])
+        let resized = try tmux.waitFor { $0.contains("hitches") }
+        let windows = try tmux.run(["list-windows"])
+        #expect(resized.contains("frame scheduler"), "after resize:\n\(resized)\n\(windows)")
+        try tmux.keys("q")
+        #expect(try tmux.waitFor { $0.contains("EXIT=") }.contains("EXIT=0"))
+    }
+}
