@@ -38,19 +38,33 @@ public struct ArrayDiff<Element: Hashable & Sendable>: Sendable {
         let oldRange = prefix..<(old.count - suffix)
         let newRange = prefix..<(new.count - suffix)
 
-        var oldIndex = [Element: Int](minimumCapacity: oldRange.count)
+        if Element.self == Int.self, let dense = DensePositions(keys: unsafeBitCast(old, to: [Int].self)[oldRange]) {
+            matchKept(old: unsafeBitCast(old, to: [Int].self), new: unsafeBitCast(new, to: [Int].self),
+                      oldRange: oldRange, newRange: newRange, index: dense)
+        } else {
+            matchKept(old: old, new: new, oldRange: oldRange, newRange: newRange, index: HashedPositions<Element>(capacity: oldRange.count))
+        }
+    }
+
+    /// The core: index the old middle, look every new element up once, then keep a longest
+    /// increasing subsequence of the kept elements' old positions in place.
+    private mutating func matchKept<Key, Index: PositionIndex>(
+        old: [Key], new: [Key], oldRange: Range<Int>, newRange: Range<Int>, index: Index
+    ) where Index.Key == Key {
+        var index = index
         for i in oldRange {
-            if let earlier = oldIndex.updateValue(i, forKey: old[i]) {
+            if let earlier = index.insert(old[i], at: i) {
                 preconditionFailure("ArrayDiff: identifier \(old[i]) appears twice in the old array (indices \(earlier) and \(i))")
             }
         }
+        let prefix = oldRange.lowerBound
         var kept = [Bool](repeating: false, count: oldRange.count)
         var sources: [Int] = []
         var destinations: [Int] = []
         sources.reserveCapacity(min(oldRange.count, newRange.count))
         destinations.reserveCapacity(sources.capacity)
         for j in newRange {
-            guard let i = oldIndex[new[j]] else {
+            guard let i = index.position(of: new[j]) else {
                 inserts.append(j)
                 continue
             }

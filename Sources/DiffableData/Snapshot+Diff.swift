@@ -1,12 +1,12 @@
 extension Snapshot {
     /// The changes that turn this snapshot into `new`, ready for a collection view.
     ///
-    /// Works on identifiers only, through the position maps both snapshots already keep, so
-    /// nothing is hashed twice and no item is compared by content. Reloads and
+    /// Works on identifiers only; no item is compared by content. Reloads and
     /// reconfigures are taken from `new`'s marks; marks on items that `new` inserts are
     /// dropped (an inserted item gets a fresh cell anyway).
-    /// - Complexity: O(n) lookups plus O(m log m) per section for the longest increasing
-    ///   subsequence of its m kept items; O(n) when nothing moved.
+    /// - Complexity: that of ``ArrayDiff`` on each section present in both (O(n) plus
+    ///   O(m log m) for the m kept items outside the common prefix and suffix), plus one
+    ///   lookup per insert and delete; O(n) comparisons when nothing changed.
     public func changeset(to new: Snapshot) -> Changeset<SectionID, ItemID> {
         var changes = Changeset<SectionID, ItemID>()
         diffSections(to: new, into: &changes)
@@ -25,47 +25,47 @@ extension Snapshot {
         changes.sectionMoves = diff.moves.map { .init(section: sectionIDs[$0.from], from: $0.from, to: $0.to) }
     }
 
+    /// Runs ``ArrayDiff`` on every section present in both snapshots, then looks up only
+    /// the inserts and deletes: one whose item lives in another section on the other side
+    /// is a cross-section move, not an insert or delete. So each section gets the fewest
+    /// moves (its LIS), and the whole costs what the array diffs cost.
     private func diffItems(to new: Snapshot, into changes: inout Changeset<SectionID, ItemID>) {
-        for (oldSection, sectionItems) in items.enumerated() {
-            for (index, item) in sectionItems.enumerated() where new.pathByItem[item] == nil {
-                changes.itemDeletes.append(.init(item: item, indexPath: IndexPath(item: index, section: oldSection)))
-            }
+        typealias Move = Changeset<SectionID, ItemID>.ItemMove
+        var candidateDeletes: [IndexPath] = []
+        for (oldSection, id) in sectionIDs.enumerated() where new.sectionIndexByID[id] == nil {
+            candidateDeletes += items[oldSection].indices.map { IndexPath(item: $0, section: oldSection) }
         }
-        changes.itemDeletes.reverse()
-
-        var sources: [Int] = []
-        var destinations: [Int] = []
-        var sectionMoves: [Changeset<SectionID, ItemID>.ItemMove] = []
         for (newSection, sectionItems) in new.items.enumerated() {
-            let oldSection = sectionIndexByID[new.sectionIDs[newSection]]
-            sources.removeAll(keepingCapacity: true)
-            destinations.removeAll(keepingCapacity: true)
-            sectionMoves.removeAll(keepingCapacity: true)
-            for (index, item) in sectionItems.enumerated() {
-                let to = IndexPath(item: index, section: newSection)
-                guard let from = pathByItem[item] else {
-                    changes.itemInserts.append(.init(item: item, indexPath: to))
-                    continue
+            var sectionMoves: [Move] = []
+            if let oldSection = sectionIndexByID[new.sectionIDs[newSection]] {
+                let diff = ArrayDiff(from: items[oldSection], to: sectionItems)
+                candidateDeletes += diff.deletes.map { IndexPath(item: $0, section: oldSection) }
+                sectionMoves = diff.moves.map {
+                    Move(item: sectionItems[$0.to], from: IndexPath(item: $0.from, section: oldSection), to: IndexPath(item: $0.to, section: newSection))
                 }
-                if from.section == oldSection {
-                    sources.append(from.item)
-                    destinations.append(index)
-                } else {
-                    sectionMoves.append(.init(item: item, from: from, to: to))
-                }
-            }
-            if let oldSection {
-                let stays = LongestIncreasingSubsequence.membership(of: sources)
-                for k in sources.indices where !stays[k] {
-                    sectionMoves.append(.init(
-                        item: sectionItems[destinations[k]],
-                        from: IndexPath(item: sources[k], section: oldSection),
-                        to: IndexPath(item: destinations[k], section: newSection)
-                    ))
-                }
+                classifyInserts(diff.inserts, of: sectionItems, section: newSection, moves: &sectionMoves, into: &changes)
+            } else {
+                classifyInserts(Array(sectionItems.indices), of: sectionItems, section: newSection, moves: &sectionMoves, into: &changes)
             }
             sectionMoves.sort { $0.to.item < $1.to.item }
             changes.itemMoves += sectionMoves
+        }
+        for path in candidateDeletes.sorted(by: >) {
+            let item = items[path.section][path.item]
+            if new.pathByItem[item] == nil { changes.itemDeletes.append(.init(item: item, indexPath: path)) }
+        }
+    }
+
+    private func classifyInserts(_ positions: [Int], of sectionItems: [ItemID], section: Int,
+                                 moves: inout [Changeset<SectionID, ItemID>.ItemMove], into changes: inout Changeset<SectionID, ItemID>) {
+        for position in positions {
+            let item = sectionItems[position]
+            let to = IndexPath(item: position, section: section)
+            if let from = pathByItem[item] {
+                moves.append(.init(item: item, from: from, to: to))
+            } else {
+                changes.itemInserts.append(.init(item: item, indexPath: to))
+            }
         }
     }
 

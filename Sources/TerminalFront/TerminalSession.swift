@@ -71,6 +71,15 @@ public final class TerminalSession {
 
     deinit { end() }
 
+    /// True once the terminal has gone away (its window closed, the tmux server killed,
+    /// the ssh link dropped): input reports a hang-up. A frame loop that keeps running
+    /// then would spin forever writing into nothing, so the app stops as for SIGHUP.
+    public var isHungUp: Bool {
+        var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, 0) > 0 else { return false }
+        return descriptor.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
+    }
+
     /// Current size in cells.
     public var size: (rows: Int, columns: Int) {
         (Int(getmaxy(cnc_stdscr())), Int(getmaxx(cnc_stdscr())))

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import RenderLoop
 import TerminalFront
 
@@ -20,8 +23,13 @@ final class LiveSchedulerView: FrameDelegate {
         let signals = TerminationSignals()
         do { try terminal.start() } catch { throw AppError(description: error.description, status: 2) }
         let end = options.duration.map { demo.clock.now + $0 }
-        demo.scheduler.run(self) { !quit && signals.signal == nil && end.map { demo.clock.now < $0 } ?? true }
+        var hungUp = false
+        demo.scheduler.run(self) {
+            if demo.scheduler.meter.frames % 16 == 0 && terminal.isHungUp { hungUp = true }
+            return !quit && !hungUp && signals.signal == nil && end.map { demo.clock.now < $0 } ?? true
+        }
         terminal.end()
+        if hungUp { throw AppError(description: "the terminal went away", status: 128 + SIGHUP) }
         try demo.summary(options: options).printAndTrace(records: demo.scheduler.meter.records)
         if let signal = signals.signal { throw AppError(description: "stopped by signal \(signal)", status: 128 + signal) }
     }

@@ -61,5 +61,17 @@ final class Tmux {
         Int32(try run(["list-panes", "-t", session, "-F", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
-    deinit { _ = try? run(["kill-server"], capturing: false) }
+    /// The app's process: the child of the pane's shell.
+    func appPID() throws -> Int32? {
+        let shell = try panePID()
+        let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
+        return children.split(separator: " ").compactMap { Int32($0) }.first
+    }
+
+    /// Ends the app (SIGKILL: a test that failed half-way must not leave it running) and
+    /// the server. Call it with `defer` right after `start`.
+    func stop() {
+        if let app = try? appPID() { kill(app, SIGKILL) }
+        _ = try? run(["kill-server"], capturing: false)
+    }
 }

@@ -71,6 +71,7 @@ import Testing
     func liveViewShowsFiguresReactsToKeysAndRestoresOnQuit(term: String) throws {
         let tmux = Tmux()
         try tmux.start("\(AppProcess.binary.path) --refresh-rate 120 --prefetch off", term: term)
+        defer { tmux.stop() }
         let screen = try tmux.waitFor { $0.contains("hitches") && $0.contains("120 Hz") && $0.contains("prefetch off") }
         #expect(screen.contains("frame scheduler"), "screen:\n\(screen)")
         #expect(screen.contains("deadline 8.33 ms"))
@@ -90,10 +91,12 @@ import Testing
     @Test func colouredOutputUnlessNoColor() throws {
         let coloured = Tmux()
         try coloured.start("\(AppProcess.binary.path) --prefetch off --refresh-rate 120")
+        defer { coloured.stop() }
         let screen = try coloured.waitFor(escapes: true) { $0.contains("critical") }
         #expect(screen.contains("\u{1B}[31m") || screen.contains("\u{1B}[38;5;1m"), "the critical band is red:\n\(screen.debugDescription)")
         let plain = Tmux()
         try plain.start("\(AppProcess.binary.path) --prefetch off --refresh-rate 120", environment: "NO_COLOR=1")
+        defer { plain.stop() }
         let plainScreen = try plain.waitFor(escapes: true) { $0.contains("critical") }
         #expect(!plainScreen.contains("\u{1B}[31m") && !plainScreen.contains("\u{1B}[38;5;1m"))
     }
@@ -101,19 +104,35 @@ import Testing
     @Test func sigtermRestoresTheTerminalAndExits143() throws {
         let tmux = Tmux()
         try tmux.start("\(AppProcess.binary.path)")
+        defer { tmux.stop() }
         _ = try tmux.waitFor { $0.contains("hitches") }
-        let shell = try tmux.panePID()
-        let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
-        let app = try #require(children.split(separator: " ").compactMap { Int32($0) }.first)
+        let app = try #require(try tmux.appPID())
         kill(app, SIGTERM)
         let after = try tmux.waitFor { $0.contains("EXIT=") }
         #expect(after.contains("EXIT=143"), "after SIGTERM:\n\(after)")
         #expect(!after.contains("frame scheduler"))
     }
 
+    @Test func closingTheTerminalEndsTheApp() throws {
+        let tmux = Tmux()
+        try tmux.start("\(AppProcess.binary.path)")
+        defer { tmux.stop() }
+        _ = try tmux.waitFor { $0.contains("hitches") }
+        let app = try #require(try tmux.appPID())
+        // Kill the shell that owns the pane and the server: the pty closes under the app.
+        try tmux.run(["kill-server"], capturing: false)
+        var exited = false
+        for _ in 0..<100 where !exited {
+            usleep(100_000)
+            exited = kill(app, 0) != 0
+        }
+        #expect(exited, "the app kept running after its terminal went away")
+    }
+
     @Test func tinyTerminalShowsAMessageUntilResized() throws {
         let tmux = Tmux()
         try tmux.start("\(AppProcess.binary.path)", columns: 40, rows: 8)
+        defer { tmux.stop() }
         #expect(try tmux.waitFor { $0.contains("too small") }.contains("Terminal too small"))
         try tmux.run(["resize-window", "-t", tmux.session, "-x", "100", "-y", "30"])
         let resized = try tmux.waitFor { $0.contains("hitches") }

@@ -53,12 +53,17 @@ import TestSupport
         }
     }
 
-    @Test func flatDiffMovesAreNMinusLIS() {
+    /// Dense integers (the direct-index table), sparse integers and strings (the hash
+    /// table) must give the same answers.
+    @Test(arguments: [1, 1_000_003_000_001, -7])
+    func flatDiffMovesAreNMinusLIS(spread: Int) {
         var rng = SplitMix64(seed: 77)
         for _ in 0..<300 {
-            let old = Array(0..<rng.below(60)).shuffled(using: &rng)
-            var new = old.filter { _ in rng.below(4) != 0 } + (100..<(100 + rng.below(10)))
+            let old = Array(0..<rng.below(60)).shuffled(using: &rng).map { $0 &* spread }
+            var new = old.filter { _ in rng.below(4) != 0 } + (100..<(100 + rng.below(10))).map { $0 &* spread }
             new.shuffle(using: &rng)
+            let strings = ArrayDiff(from: old.map(String.init), to: new.map(String.init))
+            #expect(strings.apply(to: old.map(String.init)) == new.map(String.init))
             let diff = ArrayDiff(from: old, to: new)
             #expect(diff.apply(to: old) == new)
             let oldIndex = Dictionary(uniqueKeysWithValues: old.enumerated().map { ($1, $0) })
@@ -66,6 +71,7 @@ import TestSupport
             #expect(diff.moves.count == kept.count - ChangesetChecker.quadraticLIS(kept))
             #expect(diff.deletes.count == old.count - kept.count)
             #expect(diff.inserts.count == new.count - kept.count)
+            #expect(strings.moves.count == diff.moves.count && strings.deletes == diff.deletes && strings.inserts == diff.inserts)
         }
     }
 }
