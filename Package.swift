@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "destinations", targets: ["destinations"]),
         .library(name: "RenderLoop", targets: ["RenderLoop"]),
         .library(name: "DiffableData", targets: ["DiffableData"]),
+        .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -22,9 +23,16 @@ let package = Package(
             providers: [.apt(["libncurses-dev"])]
         ),
 
+        .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CChafa", path: "Sources/CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
+
         // Pure Swift layers.
         .target(name: "RenderLoop"),
         .target(name: "DiffableData"),
+
+        // Files to terminal cells, off the main thread.
+        .target(name: "ImagePipeline", dependencies: ["CTurboJPEG", "CPNG", "CChafa"]),
 
         // The only module that talks to the terminal.
         .target(name: "TerminalFront", dependencies: ["CNcursesw"]),
@@ -52,6 +60,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["RenderLoop", "DiffableData"], path: "Tests/TestSupport"),
         .testTarget(name: "RenderLoopTests", dependencies: ["RenderLoop", "TestSupport"]),
         .testTarget(name: "DiffableDataTests", dependencies: ["DiffableData", "TestSupport"]),
+        .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline"], resources: [.copy("Fixtures")]),
         // End-to-end: runs the built binary headless and in tmux.
         .testTarget(name: "AppTests", dependencies: ["destinations"]),
     ],

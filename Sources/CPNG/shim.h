@@ -1,0 +1,12 @@
+// The one C edge for libpng's simplified API; its version and format macros are wrapped.
+#ifndef CPNG_SHIM_H
+#define CPNG_SHIM_H
+#include <string.h>
+#include <png.h>
+
+static inline void cpng_image_init(png_imagep image) {
+    memset(image, 0, sizeof *image);
+    image->version = PNG_IMAGE_VERSION;
+}
+static inline png_uint_32 cpng_format_rgba(void) { return PNG_FORMAT_RGBA; }
+#endif

@@ -1,0 +1,64 @@
+/// Why an image could not be prepared. The app shows each as a placeholder with an error
+/// mark; the description is the line it logs.
+public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
+    case missing(path: String)
+    case unreadable(path: String, reason: String)
+    case empty(path: String)
+    case notAnImage(path: String)
+    /// The header claims more pixels than ``ImageLimits/maximumPixels``; refused before
+    /// any pixel memory is allocated.
+    case tooLarge(path: String, width: Int, height: Int)
+    case corrupt(path: String, reason: String)
+    case unsupported(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .missing(let path): "\(path): no such file"
+        case .unreadable(let path, let reason): "\(path): cannot read (\(reason))"
+        case .empty(let path): "\(path): empty file"
+        case .notAnImage(let path): "\(path): not a JPEG or PNG image"
+        case .tooLarge(let path, let width, let height):
+            "\(path): \(width)×\(height) pixels is over the limit of \(ImageLimits.maximumPixels / 1_000_000) megapixels"
+        case .corrupt(let path, let reason): "\(path): corrupt image (\(reason))"
+        case .unsupported(let path, let reason): "\(path): unsupported image (\(reason))"
+        }
+    }
+
+    /// Short text for the error mark drawn over a placeholder.
+    public var shortLabel: String {
+        switch self {
+        case .missing: "missing"
+        case .unreadable: "unreadable"
+        case .empty: "empty"
+        case .notAnImage: "not an image"
+        case .tooLarge: "too large"
+        case .corrupt: "corrupt"
+        case .unsupported: "unsupported"
+        }
+    }
+}
+
+/// Limits that keep hostile or broken files from taking the process down.
+public enum ImageLimits {
+    /// 100 megapixels (e.g. 12 000 × 8 333): above any photo we show, far below what would
+    /// exhaust memory (400 MB of RGBA at the limit).
+    public static let maximumPixels = 100_000_000
+    /// Files above 256 MB are not read at all.
+    public static let maximumFileBytes = 256 << 20
+}
+
+/// Encoded formats the pipeline decodes, recognised by their first bytes, not by name
+/// (a PNG named `.jpg` decodes as the PNG it is).
+public enum ImageFormat: Sendable {
+    case jpeg, png
+
+    public init?(sniffing data: [UInt8]) {
+        if data.count >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF {
+            self = .jpeg
+        } else if data.count >= 8 && data[0..<8].elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            self = .png
+        } else {
+            return nil
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import CTurboJPEG
+
+/// Decodes JPEG with libturbojpeg; the only file that imports it.
+///
+/// One decoder per worker thread: a TurboJPEG handle must not be shared (IMAGES.md, trap 10).
+public final class JPEGDecoder {
+    private let handle: tjhandle
+
+    public init() {
+        guard let handle = tjInitDecompress() else { fatalError("tjInitDecompress failed: out of memory") }
+        self.handle = handle
+    }
+
+    deinit { tjDestroy(handle) }
+
+    /// Decodes to RGBA at the smallest DCT scale whose output still covers `minimum`
+    /// pixels (after EXIF orientation), or at full size when `minimum` is nil. This is the
+    /// terminal's `prepareThumbnail`: a 40×12-cell thumbnail of a 2560×1600 photo decodes
+    /// 1/8 of the pixels in each direction.
+    public func decode(_ data: [UInt8], path: String, covering minimum: (width: Int, height: Int)?) throws(ImageError) -> PixelBuffer {
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        let headerStatus = data.withUnsafeBufferPointer {
+            tjDecompressHeader3(handle, $0.baseAddress, UInt(data.count), &width, &height, &subsampling, &colorspace)
+        }
+        guard headerStatus == 0, width > 0, height > 0 else { throw .corrupt(path: path, reason: errorText()) }
+        guard Int(width) * Int(height) <= ImageLimits.maximumPixels else {
+            throw .tooLarge(path: path, width: Int(width), height: Int(height))
+        }
+        let orientation = ExifOrientation(jpeg: data)
+        var target = minimum
+        if orientation.swapsAxes, let wanted = target { target = (wanted.height, wanted.width) }
+        let factor = Self.scalingFactor(width: Int(width), height: Int(height), covering: target)
+        let scaledWidth = Int(ctj_scaled(width, factor)), scaledHeight = Int(ctj_scaled(height, factor))
+
+        let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
+        var pixels = [UInt8](repeating: 0, count: scaledWidth * scaledHeight * 4)
+        let format = isCMYK ? TJPF_CMYK : TJPF_RGBA
+        let status = data.withUnsafeBufferPointer { source in
+            pixels.withUnsafeMutableBufferPointer { destination in
+                tjDecompress2(handle, source.baseAddress, UInt(data.count), destination.baseAddress,
+                              Int32(scaledWidth), 0, Int32(scaledHeight), Int32(format.rawValue), 0)
+            }
+        }
+        // -1 also reports warnings (a truncated file decodes partly): keep what we got.
+        if status != 0 && tjGetErrorCode(handle) != Int32(TJERR_WARNING.rawValue) {
+            throw .corrupt(path: path, reason: errorText())
+        }
+        if isCMYK { Self.convertCMYKToRGBA(&pixels, inverted: Self.hasAdobeMarker(data)) }
+        return orientation.apply(to: PixelBuffer(width: scaledWidth, height: scaledHeight, bytes: pixels))
+    }
+
+    /// The smallest factor of at most 1 whose output is at least `minimum` in both
+    /// directions (1 when none is, or when no minimum is given). `tjDecompress2` cannot be
+    /// asked this directly: given a size, it picks the largest scale that fits *inside* it.
+    static func scalingFactor(width: Int, height: Int, covering minimum: (width: Int, height: Int)?) -> tjscalingfactor {
+        var count: Int32 = 0
+        guard let minimum, let factors = tjGetScalingFactors(&count) else { return tjscalingfactor(num: 1, denom: 1) }
+        var best = tjscalingfactor(num: 1, denom: 1)
+        for factor in UnsafeBufferPointer(start: factors, count: Int(count)) where factor.num <= factor.denom {
+            let w = Int(ctj_scaled(Int32(width), factor)), h = Int(ctj_scaled(Int32(height), factor))
+            let bestWidth = Int(ctj_scaled(Int32(width), best))
+            if w >= minimum.width && h >= minimum.height && w < bestWidth { best = factor }
+        }
+        return best
+    }
+
+    private func errorText() -> String {
+        guard let text = tjGetErrorStr2(handle) else { return "unknown TurboJPEG error" }
+        return String(cString: text)
+    }
+
+    /// Photoshop writes CMYK inverted and says so in an APP14 "Adobe" segment.
+    static func hasAdobeMarker(_ data: [UInt8]) -> Bool {
+        JPEGSegments(data).contains { $0.marker == 0xEE && $0.payload.starts(with: Array("Adobe".utf8)) }
+    }
+
+    static func convertCMYKToRGBA(_ pixels: inout [UInt8], inverted: Bool) {
+        pixels.withUnsafeMutableBufferPointer { p in
+            for i in stride(from: 0, to: p.count, by: 4) {
+                var c = Int(p[i]), m = Int(p[i + 1]), y = Int(p[i + 2]), k = Int(p[i + 3])
+                if !inverted { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k }
+                p[i] = UInt8(c * k / 255)
+                p[i + 1] = UInt8(m * k / 255)
+                p[i + 2] = UInt8(y * k / 255)
+                p[i + 3] = 255
+            }
+        }
+    }
+}
+
+/// The marker segments of a JPEG before its image data, bounds-checked.
+struct JPEGSegments: Sequence {
+    struct Segment {
+        let marker: UInt8
+        let payload: ArraySlice<UInt8>
+    }
+
+    let data: [UInt8]
+
+    init(_ data: [UInt8]) { self.data = data }
+
+    func makeIterator() -> AnyIterator<Segment> {
+        var offset = 2
+        return AnyIterator {
+            while offset + 4 <= data.count, data[offset] == 0xFF {
+                let marker = data[offset + 1]
+                if marker == 0xFF { offset += 1; continue }
+                if marker == 0xDA || marker == 0xD9 { return nil }  // image data or end: no more headers
+                let length = Int(data[offset + 2]) << 8 | Int(data[offset + 3])
+                guard length >= 2, offset + 2 + length <= data.count else { return nil }
+                let payload = data[(offset + 4)..<(offset + 2 + length)]
+                offset += 2 + length
+                return Segment(marker: marker, payload: payload)
+            }
+            return nil
+        }
+    }
+}

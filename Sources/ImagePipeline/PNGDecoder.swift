@@ -1,0 +1,50 @@
+import CPNG
+
+/// Decodes PNG with libpng's simplified API; the only file that imports it.
+public enum PNGDecoder {
+    /// Full-size RGBA (PNG has no reduced-resolution decode). The header's size is checked
+    /// against ``ImageLimits/maximumPixels`` before the pixel buffer exists (libpng lets a
+    /// 60000×60000 header through, IMAGES.md trap 7); RGBA output avoids compositing onto
+    /// uninitialised memory.
+    public static func decode(_ data: [UInt8], path: String) throws(ImageError) -> PixelBuffer {
+        if let (width, height) = headerSize(data), width * height > ImageLimits.maximumPixels {
+            throw .tooLarge(path: path, width: width, height: height)
+        }
+        var image = png_image()
+        cpng_image_init(&image)
+        let began = data.withUnsafeBytes { png_image_begin_read_from_memory(&image, $0.baseAddress, $0.count) }
+        guard began != 0 else {
+            let reason = message(of: image)
+            png_image_free(&image)
+            throw .corrupt(path: path, reason: reason)
+        }
+        let width = Int(image.width), height = Int(image.height)
+        guard width > 0, height > 0, width * height <= ImageLimits.maximumPixels else {
+            png_image_free(&image)
+            throw .tooLarge(path: path, width: width, height: height)
+        }
+        image.format = cpng_format_rgba()
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        let finished = pixels.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, 0, nil) }
+        guard finished != 0 else {
+            let reason = message(of: image)
+            png_image_free(&image)
+            throw .corrupt(path: path, reason: reason)
+        }
+        return PixelBuffer(width: width, height: height, bytes: pixels)
+    }
+
+    /// Width and height from the IHDR chunk, which must come first: read before libpng is
+    /// involved, so a bomb is refused on its first 24 bytes.
+    static func headerSize(_ data: [UInt8]) -> (Int, Int)? {
+        guard data.count >= 24, data[12..<16].elementsEqual(Array("IHDR".utf8)) else { return nil }
+        func u32(_ at: Int) -> Int { data[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        return (u32(16), u32(20))
+    }
+
+    private static func message(of image: png_image) -> String {
+        withUnsafeBytes(of: image.message) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+}

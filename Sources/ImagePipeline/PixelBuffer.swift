@@ -1,0 +1,64 @@
+/// Decoded pixels, always RGBA8 with rows of `width * 4` bytes.
+///
+/// RGBA on purpose: chafa 1.12.4 garbles RGB input whose row stride is not a multiple of
+/// 4 (IMAGES.md, trap 1), and RGBA rows always are.
+public struct PixelBuffer: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    public var bytes: [UInt8]
+
+    public init(width: Int, height: Int, bytes: [UInt8]) {
+        precondition(bytes.count == width * height * 4, "PixelBuffer: \(bytes.count) bytes for \(width)×\(height) RGBA")
+        self.width = width
+        self.height = height
+        self.bytes = bytes
+    }
+
+    /// The pixel at (x, y) as (r, g, b, a).
+    public func pixel(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
+        let i = (y * width + x) * 4
+        return (bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3])
+    }
+
+    /// The pixels inside `window` (fractions of width and height), at least 1×1.
+    /// - Complexity: O(pixels of the result).
+    public func cropped(to window: CropWindow) -> PixelBuffer {
+        guard window != .whole else { return self }
+        let x0 = min(Int(window.x * Double(width)), width - 1)
+        let y0 = min(Int(window.y * Double(height)), height - 1)
+        let w = max(1, min(Int((window.width * Double(width)).rounded()), width - x0))
+        let h = max(1, min(Int((window.height * Double(height)).rounded()), height - y0))
+        var out = [UInt8](repeating: 0, count: w * h * 4)
+        for row in 0..<h {
+            let source = ((y0 + row) * width + x0) * 4
+            out.withUnsafeMutableBufferPointer { destination in
+                bytes.withUnsafeBufferPointer { origin in
+                    for k in 0..<(w * 4) { destination[row * w * 4 + k] = origin[source + k] }
+                }
+            }
+        }
+        return PixelBuffer(width: w, height: h, bytes: out)
+    }
+}
+
+/// A rectangle of a photo in fractions of its size: each post shows its own window, so
+/// a million posts over two dozen photos are a million distinct images to prepare.
+public struct CropWindow: Sendable, Hashable, CustomStringConvertible {
+    public let x: Double
+    public let y: Double
+    public let width: Double
+    public let height: Double
+
+    public static let whole = CropWindow(x: 0, y: 0, width: 1, height: 1)
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        precondition(width > 0 && height > 0 && x >= 0 && y >= 0 && x + width <= 1.000001 && y + height <= 1.000001,
+                     "CropWindow must lie inside the unit square, got x \(x) y \(y) w \(width) h \(height)")
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    public var description: String { "crop(\(x), \(y), \(width)×\(height))" }
+}

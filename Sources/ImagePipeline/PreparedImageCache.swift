@@ -1,0 +1,130 @@
+import Synchronization
+
+/// What a prepared image is cached under: the asset and the size it was prepared for.
+public struct PreparedImageKey: Hashable, Sendable {
+    public let asset: AssetID
+    public let columns: Int
+    public let rows: Int
+
+    public init(asset: AssetID, columns: Int, rows: Int) {
+        self.asset = asset
+        self.columns = columns
+        self.rows = rows
+    }
+}
+
+/// Identifies one image: a photo file and the window of it a post shows.
+public struct AssetID: Hashable, Sendable, CustomStringConvertible {
+    public let path: String
+    public let window: CropWindow
+
+    public init(path: String, window: CropWindow = .whole) {
+        self.path = path
+        self.window = window
+    }
+
+    public var description: String { window == .whole ? path : "\(path) \(window)" }
+}
+
+/// Prepared images in memory, limited by their total byte cost, least recently used out
+/// first. Thread-safe: workers insert, the main thread looks up. Never written to disk
+/// (the originals stay on disk; the seeds' advice).
+public final class PreparedImageCache: Sendable {
+    public struct Counters: Sendable, Hashable {
+        public var hits = 0
+        public var misses = 0
+        public var evictions = 0
+        public var bytes = 0
+        public var count = 0
+    }
+
+    private struct Entry {
+        var image: CellImage
+        var older: PreparedImageKey?
+        var newer: PreparedImageKey?
+    }
+
+    private struct State {
+        var entries: [PreparedImageKey: Entry] = [:]
+        var newest: PreparedImageKey?
+        var oldest: PreparedImageKey?
+        var counters = Counters()
+    }
+
+    public let limit: Int
+    private let state = Mutex(State())
+
+    /// - Parameter limit: total bytes of prepared images kept (e.g. 64 MB ≈ 11,000 thumbnails).
+    public init(limit: Int) {
+        precondition(limit > 0, "PreparedImageCache needs a positive byte limit, got \(limit)")
+        self.limit = limit
+    }
+
+    /// The image, marking it most recently used; counts a hit or a miss.
+    /// - Complexity: O(1).
+    public func image(for key: PreparedImageKey) -> CellImage? {
+        state.withLock { state in
+            guard let entry = state.entries[key] else {
+                state.counters.misses += 1
+                return nil
+            }
+            state.counters.hits += 1
+            Self.unlink(key, in: &state)
+            Self.linkNewest(key, entry.image, in: &state)
+            return entry.image
+        }
+    }
+
+    /// Adds (or replaces) an image, then evicts the least recently used until the total
+    /// fits. An image larger than the whole limit is not kept.
+    /// - Complexity: O(1) amortised (O(evicted)).
+    public func insert(_ image: CellImage, for key: PreparedImageKey) {
+        state.withLock { state in
+            if state.entries[key] != nil { Self.remove(key, in: &state) }
+            guard image.byteCost <= limit else { return }
+            Self.linkNewest(key, image, in: &state)
+            state.counters.bytes += image.byteCost
+            state.counters.count += 1
+            while state.counters.bytes > limit, let victim = state.oldest {
+                Self.remove(victim, in: &state)
+                state.counters.evictions += 1
+            }
+        }
+    }
+
+    public var counters: Counters { state.withLock { $0.counters } }
+
+    /// Keys from most to least recently used (for tests and the HUD).
+    public var keysByRecency: [PreparedImageKey] {
+        state.withLock { state in
+            var keys: [PreparedImageKey] = []
+            var cursor = state.newest
+            while let key = cursor {
+                keys.append(key)
+                cursor = state.entries[key]?.older
+            }
+            return keys
+        }
+    }
+
+    private static func linkNewest(_ key: PreparedImageKey, _ image: CellImage, in state: inout State) {
+        state.entries[key] = Entry(image: image, older: state.newest, newer: nil)
+        if let previous = state.newest { state.entries[previous]?.newer = key }
+        state.newest = key
+        if state.oldest == nil { state.oldest = key }
+    }
+
+    private static func unlink(_ key: PreparedImageKey, in state: inout State) {
+        guard let entry = state.entries[key] else { return }
+        if let older = entry.older { state.entries[older]?.newer = entry.newer } else { state.oldest = entry.newer }
+        if let newer = entry.newer { state.entries[newer]?.older = entry.older } else { state.newest = entry.older }
+    }
+
+    private static func remove(_ key: PreparedImageKey, in state: inout State) {
+        guard let entry = state.entries[key] else { return }
+        unlink(key, in: &state)
+        state.entries[key] = nil
+        state.counters.bytes -= entry.image.byteCost
+        state.counters.count -= 1
+    }
+}
