@@ -7,6 +7,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "destinations", targets: ["destinations"]),
+        .library(name: "CoreKit", targets: ["CoreKit"]),
         .library(name: "RenderLoop", targets: ["RenderLoop"]),
         .library(name: "DiffableData", targets: ["DiffableData"]),
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
@@ -28,11 +29,12 @@ let package = Package(
         .systemLibrary(name: "CChafa", path: "Sources/CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
 
         // Pure Swift layers.
-        .target(name: "RenderLoop"),
+        .target(name: "CoreKit"),
+        .target(name: "RenderLoop", dependencies: ["CoreKit"]),
         .target(name: "DiffableData"),
 
         // Files to terminal cells, off the main thread.
-        .target(name: "ImagePipeline", dependencies: ["CTurboJPEG", "CPNG", "CChafa"]),
+        .target(name: "ImagePipeline", dependencies: ["CoreKit", "CTurboJPEG", "CPNG", "CChafa"]),
 
         // The only module that talks to the terminal.
         .target(name: "TerminalFront", dependencies: ["CNcursesw"]),
@@ -50,17 +52,17 @@ let package = Package(
         .executableTarget(
             name: "destinations-bench",
             dependencies: [
-                "RenderLoop", "DiffableData", "TestSupport",
+                "CoreKit", "RenderLoop", "DiffableData", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks"
         ),
 
         // Shared test support: manual clocks, seeded RNG, changeset checkers.
-        .target(name: "TestSupport", dependencies: ["RenderLoop", "DiffableData"], path: "Tests/TestSupport"),
-        .testTarget(name: "RenderLoopTests", dependencies: ["RenderLoop", "TestSupport"]),
-        .testTarget(name: "DiffableDataTests", dependencies: ["DiffableData", "TestSupport"]),
-        .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline"], resources: [.copy("Fixtures")]),
+        .target(name: "TestSupport", dependencies: ["CoreKit", "RenderLoop", "DiffableData"], path: "Tests/TestSupport"),
+        .testTarget(name: "RenderLoopTests", dependencies: ["CoreKit", "RenderLoop", "TestSupport"]),
+        .testTarget(name: "DiffableDataTests", dependencies: ["CoreKit", "DiffableData", "TestSupport"]),
+        .testTarget(name: "ImagePipelineTests", dependencies: ["CoreKit", "ImagePipeline"], resources: [.copy("Fixtures")]),
         // End-to-end: runs the built binary headless and in tmux.
         .testTarget(name: "AppTests", dependencies: ["destinations"]),
     ],

@@ -1,3 +1,4 @@
+import CoreKit
 import TestSupport
 
 /// The exact inputs of `shared/bench/DIFF_INPUTS.md`, rebuilt from its recipe and checked

@@ -1,3 +1,4 @@
+import CoreKit
 import DiffableData
 import Testing
 import TestSupport

@@ -1,3 +1,4 @@
+import CoreKit
 import RenderLoop
 import Testing
 import TestSupport

@@ -1,5 +1,5 @@
-/// A tiny seeded generator (SplitMix64) so every randomised test is repeatable and the
-/// benchmark inputs match `shared/bench/DIFF_INPUTS.md` bit for bit.
+/// A tiny seeded generator (SplitMix64): randomised tests, benchmark inputs, simulated
+/// latency and scenarios repeat exactly; it also matches `shared/bench/DIFF_INPUTS.md` bit for bit.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 

@@ -1,0 +1,53 @@
+import CoreKit
+import Foundation
+
+/// Where an asset's original file comes from. The default is a local directory that
+/// behaves like a server: every fetch waits a simulated network latency first.
+public protocol AssetSource: Sendable {
+    /// Blocks the calling worker until the file is available and returns its local path,
+    /// or returns nil as soon as `cancellation` is cancelled.
+    func fetch(_ asset: AssetID, request: Int, cancellation: Cancellable) throws(ImageError) -> String?
+}
+
+/// Files on disk behind a simulated network: `latency` ± `jitter` per request, drawn from
+/// a seeded generator so runs repeat. A latency of zero is a plain disk read.
+public struct SimulatedNetworkSource: AssetSource {
+    public let latency: Duration
+    public let jitter: Duration
+    public let seed: UInt64
+
+    public init(latency: Duration = .milliseconds(80), jitter: Duration = .milliseconds(40), seed: UInt64 = 1) {
+        precondition(latency >= .zero && jitter >= .zero, "SimulatedNetworkSource needs latency and jitter >= 0")
+        self.latency = latency
+        self.jitter = jitter
+        self.seed = seed
+    }
+
+    /// The delay request number `request` waits (the same for the same seed and number).
+    public func delay(forRequest request: Int) -> Duration {
+        guard jitter > .zero else { return latency }
+        var rng = SplitMix64(seed: seed &+ UInt64(truncatingIfNeeded: request) &* 0x9E37_79B9)
+        let spread = jitter.nanosecondsValue * 2
+        let offset = Int64(rng.next() % UInt64(spread + 1)) - jitter.nanosecondsValue
+        return max(.zero, latency + .nanoseconds(offset))
+    }
+
+    public func fetch(_ asset: AssetID, request: Int, cancellation: Cancellable) throws(ImageError) -> String? {
+        var remaining = delay(forRequest: request)
+        let slice = Duration.milliseconds(5)
+        while remaining > .zero {
+            if cancellation.isCancelled { return nil }
+            let step = min(slice, remaining)
+            Thread.sleep(forTimeInterval: Double(step.nanosecondsValue) / 1e9)
+            remaining -= step
+        }
+        return cancellation.isCancelled ? nil : asset.path
+    }
+}
+
+extension Duration {
+    var nanosecondsValue: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,162 @@
+import CoreKit
+import Foundation
+import Synchronization
+
+/// What the store shows for an item right now.
+public enum Asset: Sendable {
+    case prepared(CellImage)
+    case placeholder(CellImage)
+    /// Preparation failed: a placeholder, and why (the app draws an error mark).
+    case failed(CellImage, ImageError)
+
+    public var isPlaceholder: Bool {
+        if case .prepared = self { return false }
+        return true
+    }
+
+    public var image: CellImage {
+        switch self {
+        case .prepared(let image), .placeholder(let image), .failed(let image, _): image
+        }
+    }
+}
+
+/// A finished request, posted by a worker, delivered on the main thread.
+public struct AssetCompletion: Sendable {
+    public let request: Int
+    public let key: PreparedImageKey
+    public let result: Result<CellImage, ImageError>
+}
+
+/// The seeds' asset store, for the main thread.
+///
+/// `asset(for:)` always answers at once: the prepared image if it is cached, else a
+/// placeholder (never a decode). `download` checks the cache, else fetches from the
+/// source, prepares off the main thread on a bounded worker pool (nearest the viewport
+/// first), caches, and posts the completion to the store's mailbox; the frame's drain step
+/// calls ``deliverCompletions()``, which runs each completion on the main thread unless
+/// its request was cancelled. Completions are closures over UI state, so they never leave
+/// the main thread: workers only see Sendable values.
+public final class AssetStore {
+    public let cache: PreparedImageCache
+    public let colorMode: CellColorMode
+    public let placeholders: PlaceholderCatalog
+    let loader: AssetLoader
+    private var pending: [Int: (completion: (Result<CellImage, ImageError>) -> Void, cancellable: Cancellable)] = [:]
+    private var failures: [PreparedImageKey: ImageError] = [:]
+    private var nextRequest = 0
+
+    public init(source: any AssetSource = SimulatedNetworkSource(), cacheLimit: Int = 64 << 20,
+                workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+                colorMode: CellColorMode, placeholders: PlaceholderCatalog = PlaceholderCatalog()) {
+        cache = PreparedImageCache(limit: cacheLimit)
+        self.colorMode = colorMode
+        self.placeholders = placeholders
+        loader = AssetLoader(source: source, cache: cache, workers: workers, colorMode: colorMode)
+    }
+
+    /// The prepared image if cached, else the placeholder (with the error, if it failed).
+    /// - Complexity: O(1) for a cached image, O(cells) for a placeholder.
+    public func asset(for key: PreparedImageKey) -> Asset {
+        if let image = cache.image(for: key) { return .prepared(image) }
+        let placeholder = placeholders.placeholder(for: key.asset, columns: key.columns, rows: key.rows, colorMode: colorMode)
+        if let error = failures[key] { return .failed(placeholder, error) }
+        return .placeholder(placeholder)
+    }
+
+    /// Starts preparing `key` (lower `priority` runs sooner) and returns the handle that
+    /// cancels it. `completion` runs later, on the main thread, inside ``deliverCompletions()``;
+    /// never for a cancelled request.
+    public func download(_ key: PreparedImageKey, priority: Int = 0,
+                         completion: @escaping (Result<CellImage, ImageError>) -> Void) -> Cancellable {
+        let request = nextRequest
+        nextRequest += 1
+        let cancellable = Cancellable()
+        pending[request] = (completion, cancellable)
+        loader.load(key, request: request, priority: priority, cancellation: cancellable)
+        return cancellable
+    }
+
+    /// Runs the completions that arrived since the last call; returns how many ran.
+    @discardableResult
+    public func deliverCompletions() -> Int {
+        var delivered = 0
+        for completion in loader.inbox.drain() {
+            if case .failure(let error) = completion.result { failures[completion.key] = error }
+            guard let request = pending.removeValue(forKey: completion.request), !request.cancellable.isCancelled else { continue }
+            request.completion(completion.result)
+            delivered += 1
+        }
+        pending = pending.filter { !$0.value.cancellable.isCancelled }
+        return delivered
+    }
+
+    /// Completions posted and not yet delivered.
+    public var undeliveredCount: Int { loader.inbox.count }
+
+    /// Requests neither delivered nor cancelled.
+    public var pendingCount: Int { pending.values.count { !$0.cancellable.isCancelled } }
+
+    public var counters: AssetLoader.Counters { loader.counters }
+}
+
+/// The background half: fetch, prepare, cache, post. Sendable; owned by an AssetStore.
+public final class AssetLoader: Sendable {
+    public struct Counters: Sendable, Hashable {
+        /// Preparations that ran (decode + convert).
+        public var prepared = 0
+        /// Requests cancelled before any work started.
+        public var skipped = 0
+        /// Requests cancelled while fetching (the transfer was abandoned).
+        public var abandoned = 0
+        /// Results that arrived after their request was cancelled (cached, not delivered).
+        public var dropped = 0
+        public var failed = 0
+    }
+
+    let inbox = Mailbox<AssetCompletion>()
+    private let source: any AssetSource
+    private let cache: PreparedImageCache
+    private let pool: WorkerPool<ImagePreparer>
+    private let tally = Mutex(Counters())
+
+    init(source: any AssetSource, cache: PreparedImageCache, workers: Int, colorMode: CellColorMode) {
+        self.source = source
+        self.cache = cache
+        pool = WorkerPool(workers: workers, name: "image worker") { ImagePreparer(colorMode: colorMode) }
+    }
+
+    deinit { pool.stop() }
+
+    public var counters: Counters { tally.withLock { $0 } }
+
+    func load(_ key: PreparedImageKey, request: Int, priority: Int, cancellation: Cancellable) {
+        if let image = cache.image(for: key) {
+            inbox.post(AssetCompletion(request: request, key: key, result: .success(image)))
+            return
+        }
+        pool.submit(priority: priority) { [self] preparer in
+            if cancellation.isCancelled {
+                tally.withLock { $0.skipped += 1 }
+                return
+            }
+            do throws(ImageError) {
+                guard let path = try source.fetch(key.asset, request: request, cancellation: cancellation) else {
+                    tally.withLock { $0.abandoned += 1 }
+                    return
+                }
+                let image = try preparer.prepare(AssetID(path: path, window: key.asset.window), columns: key.columns, rows: key.rows)
+                cache.insert(image, for: key)
+                tally.withLock { $0.prepared += 1 }
+                if cancellation.isCancelled {
+                    tally.withLock { $0.dropped += 1 }
+                    return
+                }
+                inbox.post(AssetCompletion(request: request, key: key, result: .success(image)))
+            } catch {
+                tally.withLock { $0.failed += 1 }
+                inbox.post(AssetCompletion(request: request, key: key, result: .failure(error)))
+            }
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+@testable import ImagePipeline
+import Synchronization
+import Testing
+
+/// The repository's Assets folder (placeholders.json and photos).
+let assetsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Assets")
+
+/// Polls `condition` (work happens on other threads) for up to `seconds`; this waits for
+/// an event, it does not time anything.
+func eventually(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
+    let end = Date().addingTimeInterval(seconds)
+    while Date() < end {
+        if condition() { return true }
+        usleep(2_000)
+    }
+    return condition()
+}
+
+@Suite(.serialized) struct AssetStoreTests {
+    func key(_ name: String = "quadrants.jpg", window: CropWindow = .whole) -> PreparedImageKey {
+        PreparedImageKey(asset: AssetID(path: fixture(name), window: window), columns: 12, rows: 4)
+    }
+
+    func store(latency: Duration = .zero, workers: Int = 2) -> AssetStore {
+        AssetStore(source: SimulatedNetworkSource(latency: latency, jitter: .zero), workers: workers, colorMode: .truecolor)
+    }
+
+    @Test func completionArrivesThroughTheMailboxOnTheCallingThread() throws {
+        let store = store()
+        var results: [Result<CellImage, ImageError>] = []
+        _ = store.download(key()) { results.append($0) }
+        #expect(results.isEmpty, "never called synchronously")
+        #expect(eventually { store.undeliveredCount == 1 })
+        #expect(results.isEmpty, "not called from the worker")
+        #expect(store.deliverCompletions() == 1)
+        let image = try #require(try results.first?.get())
+        #expect(image.columns == 12 && image.rows == 4)
+        #expect(!store.asset(for: key()).isPlaceholder)
+    }
+
+    @Test func aSecondDownloadIsServedFromTheCache() {
+        let store = store()
+        var delivered = 0
+        _ = store.download(key()) { _ in delivered += 1 }
+        #expect(eventually { store.undeliveredCount == 1 })
+        store.deliverCompletions()
+        _ = store.download(key()) { _ in delivered += 1 }
+        #expect(eventually { store.undeliveredCount == 1 })
+        store.deliverCompletions()
+        #expect(delivered == 2)
+        #expect(store.counters.prepared == 1)
+    }
+
+    @Test func assetForAnUnpreparedItemIsAPlaceholderWithoutDecoding() throws {
+        let catalog = try PlaceholderCatalog(contentsOf: assetsFolder.appendingPathComponent("placeholders.json"))
+        #expect(catalog.count >= 20)
+        let store = AssetStore(source: SimulatedNetworkSource(latency: .zero), workers: 1, colorMode: .truecolor, placeholders: catalog)
+        let meadow = PreparedImageKey(asset: AssetID(path: assetsFolder.appendingPathComponent("photos/green-meadow.jpg").path), columns: 8, rows: 3)
+        let asset = store.asset(for: meadow)
+        #expect(asset.isPlaceholder)
+        #expect(store.counters.prepared == 0)
+        // The meadow photo is green: its placeholder cells are.
+        let greenish = asset.image.background.filter { ($0 >> 8 & 0xFF) > ($0 >> 16 & 0xFF) && ($0 >> 8 & 0xFF) > ($0 & 0xFF) }
+        #expect(greenish.count > asset.image.background.count / 2)
+        // Different crop windows of one photo give different placeholders.
+        let top = store.asset(for: PreparedImageKey(asset: AssetID(path: meadow.asset.path, window: CropWindow(x: 0, y: 0, width: 0.4, height: 0.3)), columns: 8, rows: 3))
+        #expect(top.image.background != asset.image.background)
+    }
+
+    @Test func cancellingBeforeTheWorkStartsSkipsIt() {
+        let store = store(latency: .milliseconds(300), workers: 1)
+        var called: [String] = []
+        _ = store.download(key(), priority: 0) { _ in called.append("first") }
+        let second = store.download(key("quadrants.png"), priority: 1) { _ in called.append("second") }
+        second.cancel()
+        #expect(eventually { store.counters.prepared + store.counters.skipped == 2 })
+        #expect(store.counters.skipped == 1 && store.counters.prepared == 1)
+        #expect(eventually { store.undeliveredCount == 1 })
+        store.deliverCompletions()
+        #expect(called == ["first"])
+    }
+
+    @Test func cancellingDuringTheTransferAbandonsIt() {
+        let store = store(latency: .seconds(30), workers: 1)
+        var called = false
+        let request = store.download(key()) { _ in called = true }
+        usleep(50_000)
+        request.cancel()
+        #expect(eventually { store.counters.abandoned == 1 }, "the 30 s transfer stopped at once")
+        #expect(store.deliverCompletions() == 0 && !called)
+        #expect(store.counters.prepared == 0)
+    }
+
+    @Test func aCompletionPostedBeforeCancelIsNeverCalled() {
+        let store = store()
+        var called = false
+        let request = store.download(key()) { _ in called = true }
+        #expect(eventually { store.undeliveredCount == 1 })
+        request.cancel()
+        #expect(store.deliverCompletions() == 0)
+        #expect(!called)
+        #expect(store.pendingCount == 0)
+    }
+
+    @Test func failuresAreTypedAndRemembered() {
+        let store = store()
+        var outcome: Result<CellImage, ImageError>?
+        _ = store.download(key("corrupt.jpg")) { outcome = $0 }
+        #expect(eventually { store.undeliveredCount == 1 })
+        store.deliverCompletions()
+        guard case .failure(.corrupt)? = outcome else {
+            Issue.record("expected a corrupt-image failure, got \(String(describing: outcome))")
+            return
+        }
+        guard case .failed(_, .corrupt) = store.asset(for: key("corrupt.jpg")) else {
+            Issue.record("asset(for:) should report the failure")
+            return
+        }
+    }
+
+    @Test func theNearestRequestRunsFirst() {
+        let pool = WorkerPool<Void>(workers: 1, name: "test") {}
+        let order = Mutex<[Int]>([])
+        let gate = DispatchSemaphore(value: 0)
+        pool.submit(priority: 0) { _ in gate.wait() }  // holds the only worker
+        for priority in [5, 1, 3, 1, 0] {
+            pool.submit(priority: priority) { _ in order.withLock { $0.append(priority) } }
+        }
+        gate.signal()
+        #expect(eventually { order.withLock { $0.count } == 5 })
+        #expect(order.withLock { $0 } == [0, 1, 1, 3, 5])
+        pool.stop()
+    }
+
+    @Test func simulatedLatencyIsSeededAndJittered() {
+        let source = SimulatedNetworkSource(latency: .milliseconds(80), jitter: .milliseconds(40), seed: 7)
+        let delays = (0..<200).map { source.delay(forRequest: $0) }
+        #expect(delays == (0..<200).map { SimulatedNetworkSource(latency: .milliseconds(80), jitter: .milliseconds(40), seed: 7).delay(forRequest: $0) })
+        #expect(delays.allSatisfy { $0 >= .milliseconds(40) && $0 <= .milliseconds(120) })
+        #expect(Set(delays).count > 150)
+        #expect(SimulatedNetworkSource(latency: .zero, jitter: .zero).delay(forRequest: 3) == .zero)
+    }
+}
