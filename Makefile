@@ -5,7 +5,7 @@ DEPS         := libncurses-dev ncurses-term libturbojpeg0-dev libpng-dev libchaf
 RELEASE_BIN  := .build/release
 ARGS         ?=
 
-.PHONY: deps build run test bench bench-ticks bench-diff clean
+.PHONY: deps build run test bench bench-ticks bench-diff bench-images clean
 
 deps:
 	@missing=""; for p in $(DEPS); do \
@@ -28,7 +28,7 @@ test: deps
 	$(SWIFT) test --skip-build
 
 # Benchmarks build in release mode and print their results; BENCHMARKS.md records them.
-bench: bench-ticks bench-diff
+bench: bench-ticks bench-diff bench-images
 
 bench-ticks: deps
 	$(SWIFT) build -c release --product destinations-bench
@@ -37,6 +37,12 @@ bench-ticks: deps
 bench-diff: deps
 	$(SWIFT) build -c release --product destinations-bench
 	$(RELEASE_BIN)/destinations-bench diff --json
+
+# Also compares with the chafa command line, installed here if missing.
+bench-images: deps
+	@command -v chafa >/dev/null || { echo "make bench-images: installing chafa"; apt-get install -y -qq chafa || { apt-get update -qq && apt-get install -y -qq chafa; }; }
+	$(SWIFT) build -c release --product destinations-bench
+	$(RELEASE_BIN)/destinations-bench images --json
 
 clean:
 	rm -rf .build

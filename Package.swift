@@ -52,7 +52,7 @@ let package = Package(
         .executableTarget(
             name: "destinations-bench",
             dependencies: [
-                "CoreKit", "RenderLoop", "DiffableData", "TestSupport",
+                "CoreKit", "RenderLoop", "DiffableData", "ImagePipeline", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks"

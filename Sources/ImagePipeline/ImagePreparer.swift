@@ -33,7 +33,7 @@ public final class ImagePreparer {
             )
             return try jpeg.decode(data, path: asset.path, covering: minimum)
         case .png:
-            return try PNGDecoder.decode(data, path: asset.path)
+            return try PNGCodec.decode(data, path: asset.path)
         case nil:
             throw .notAnImage(path: asset.path)
         }

@@ -1,7 +1,8 @@
 import CPNG
 
-/// Decodes PNG with libpng's simplified API; the only file that imports it.
-public enum PNGDecoder {
+/// Reads (and, for benchmarks and fixtures, writes) PNG with libpng's simplified API;
+/// the only file that imports it.
+public enum PNGCodec {
     /// Full-size RGBA (PNG has no reduced-resolution decode). The header's size is checked
     /// against ``ImageLimits/maximumPixels`` before the pixel buffer exists (libpng lets a
     /// 60000×60000 header through, IMAGES.md trap 7); RGBA output avoids compositing onto
@@ -32,6 +33,21 @@ public enum PNGDecoder {
             throw .corrupt(path: path, reason: reason)
         }
         return PixelBuffer(width: width, height: height, bytes: pixels)
+    }
+
+    /// Writes `image` as an RGBA PNG file.
+    public static func write(_ image: PixelBuffer, to path: String) throws(ImageError) {
+        var png = png_image()
+        cpng_image_init(&png)
+        png.width = UInt32(image.width)
+        png.height = UInt32(image.height)
+        png.format = cpng_format_rgba()
+        let written = image.bytes.withUnsafeBytes { png_image_write_to_file(&png, path, 0, $0.baseAddress, 0, nil) }
+        guard written != 0 else {
+            let reason = message(of: png)
+            png_image_free(&png)
+            throw .unreadable(path: path, reason: "cannot write PNG: \(reason)")
+        }
     }
 
     /// Width and height from the IHDR chunk, which must come first: read before libpng is
