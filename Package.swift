@@ -36,6 +36,9 @@ let package = Package(
         // Files to terminal cells, off the main thread.
         .target(name: "ImagePipeline", dependencies: ["CoreKit", "CTurboJPEG", "CPNG", "CChafa"]),
 
+        // The app's model: destination posts and the catalogue (no UI).
+        .target(name: "DestinationsModel", dependencies: ["ImagePipeline"]),
+
         // The only module that talks to the terminal.
         .target(name: "TerminalFront", dependencies: ["CNcursesw"]),
 
@@ -62,6 +65,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["CoreKit", "RenderLoop", "DiffableData"], path: "Tests/TestSupport"),
         .testTarget(name: "RenderLoopTests", dependencies: ["CoreKit", "RenderLoop", "TestSupport"]),
         .testTarget(name: "DiffableDataTests", dependencies: ["CoreKit", "DiffableData", "TestSupport"]),
+        .testTarget(name: "DestinationsModelTests", dependencies: ["DestinationsModel", "ImagePipeline"]),
         .testTarget(name: "ImagePipelineTests", dependencies: ["CoreKit", "ImagePipeline"], resources: [.copy("Fixtures")]),
         // End-to-end: runs the built binary headless and in tmux.
         .testTarget(name: "AppTests", dependencies: ["destinations"]),
