@@ -19,6 +19,8 @@ public struct ArrayDiff<Element: Hashable & Sendable>: Sendable {
     /// Elements outside a longest increasing subsequence of the kept ones, by destination.
     public private(set) var moves: [Move] = []
 
+    /// True when the arrays were equal.
+    /// - Complexity: O(1).
     public var isEmpty: Bool { deletes.isEmpty && inserts.isEmpty && moves.isEmpty }
 
     /// Diffs `old` into `new`. Identical arrays return at once; a common prefix and suffix

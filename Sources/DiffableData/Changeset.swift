@@ -75,16 +75,20 @@ public struct Changeset<SectionID: Hashable & Sendable, ItemID: Hashable & Senda
     /// Items whose existing cell is configured again; old and new path.
     public internal(set) var itemReconfigures: [ItemMove] = []
 
+    /// An empty changeset (what equal snapshots give).
+    /// - Complexity: O(1).
     public init() {}
 
     /// True when nothing, not even a reconfigure, has to happen.
+    /// - Complexity: O(1).
     public var isEmpty: Bool {
         sectionDeletes.isEmpty && sectionInserts.isEmpty && sectionMoves.isEmpty && sectionReloads.isEmpty
             && itemDeletes.isEmpty && itemInserts.isEmpty && itemMoves.isEmpty
             && itemReloads.isEmpty && itemReconfigures.isEmpty
     }
 
-    /// True when only reloads or reconfigures are left (no cell changes position).
+    /// False when only reloads or reconfigures are left (no cell changes position).
+    /// - Complexity: O(1).
     public var hasStructuralChanges: Bool {
         !(sectionDeletes.isEmpty && sectionInserts.isEmpty && sectionMoves.isEmpty
             && itemDeletes.isEmpty && itemInserts.isEmpty && itemMoves.isEmpty)

@@ -11,6 +11,8 @@ public struct IndexPath: Hashable, Comparable, Sendable, CustomStringConvertible
         self.item = item
     }
 
+    /// Section first, then item: the order batch updates list changes in.
+    /// - Complexity: O(1).
     public static func < (a: IndexPath, b: IndexPath) -> Bool {
         (a.section, a.item) < (b.section, b.item)
     }

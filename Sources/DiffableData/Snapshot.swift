@@ -20,6 +20,7 @@ public struct Snapshot<SectionID: Hashable & Sendable, ItemID: Hashable & Sendab
     var reloadedSections = OrderedSetOfIDs<SectionID>()
 
     /// An empty snapshot: no sections, no items.
+    /// - Complexity: O(1).
     public init() {}
 
     // MARK: Queries
@@ -124,6 +125,8 @@ extension Snapshot: Equatable {
 }
 
 extension Snapshot: CustomStringConvertible {
+    /// Sections and their items, for logs and test failures.
+    /// - Complexity: O(n).
     public var description: String {
         "Snapshot(" + zip(sectionIDs, items).map { "\($0): \($1)" }.joined(separator: "; ") + ")"
     }

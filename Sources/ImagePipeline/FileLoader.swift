@@ -3,9 +3,12 @@ import Glibc
 #endif
 
 /// Reads a whole file with plain POSIX calls and turns every failure into an ImageError.
+///
+/// Opened non-blocking: a named pipe (or a device) in a photo folder would otherwise block
+/// `open` until a writer came, hanging a worker forever; such files are refused instead.
 enum FileLoader {
     static func read(_ path: String) throws(ImageError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             let code = errno
             throw code == ENOENT ? .missing(path: path) : .unreadable(path: path, reason: String(cString: strerror(code)))

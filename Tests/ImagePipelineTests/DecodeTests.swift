@@ -105,6 +105,13 @@ let red = (220, 20, 20), green = (20, 200, 40), blue = (30, 40, 210), white = (2
         #expect(ImageError.empty(path: "b.jpg").shortLabel == "empty")
     }
 
+    @Test func aNamedPipeIsRefusedNotWaitedOn() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("fifo-\(UUID().uuidString).jpg").path
+        #expect(mkfifo(path, 0o644) == 0)
+        defer { unlink(path) }
+        #expect(failure(path) == .unreadable(path: path, reason: "not a regular file"))
+    }
+
     /// A truncated JPEG is a warning in TurboJPEG: the part that arrived is kept (as a
     /// browser shows a half-loaded photo), grey below it.
     @Test func truncatedJPEGKeepsThePartThatArrived() throws {
