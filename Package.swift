@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "destinations", targets: ["destinations"]),
         .library(name: "CoreKit", targets: ["CoreKit"]),
+        .library(name: "CellCanvas", targets: ["CellCanvas"]),
         .library(name: "RenderLoop", targets: ["RenderLoop"]),
         .library(name: "DiffableData", targets: ["DiffableData"]),
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
@@ -30,6 +31,7 @@ let package = Package(
 
         // Pure Swift layers.
         .target(name: "CoreKit"),
+        .target(name: "CellCanvas"),
         .target(name: "RenderLoop", dependencies: ["CoreKit"]),
         .target(name: "DiffableData"),
 
@@ -65,6 +67,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["CoreKit", "RenderLoop", "DiffableData"], path: "Tests/TestSupport"),
         .testTarget(name: "RenderLoopTests", dependencies: ["CoreKit", "RenderLoop", "TestSupport"]),
         .testTarget(name: "DiffableDataTests", dependencies: ["CoreKit", "DiffableData", "TestSupport"]),
+        .testTarget(name: "CellCanvasTests", dependencies: ["CellCanvas"]),
         .testTarget(name: "DestinationsModelTests", dependencies: ["DestinationsModel", "ImagePipeline"]),
         .testTarget(name: "ImagePipelineTests", dependencies: ["CoreKit", "ImagePipeline"], resources: [.copy("Fixtures")]),
         // End-to-end: runs the built binary headless and in tmux.

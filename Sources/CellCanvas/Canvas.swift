@@ -1,0 +1,173 @@
+/// A grid of cells every layer draws into; the terminal front presents it.
+///
+/// A value type with no terminal behind it, so a collection view can be tested by drawing
+/// into a canvas and reading it back as rows of text (``rows``) and per-cell styles.
+/// Every drawing call clips to the canvas and to an optional clip rectangle; text is
+/// measured in display columns, so wide characters and emoji never split.
+public struct Canvas: Sendable, Equatable {
+    public let columns: Int
+    public let rows: Int
+    public private(set) var cells: [Cell]
+
+    public init(columns: Int, rows: Int, fill: Cell = .blank) {
+        precondition(columns >= 0 && rows >= 0, "Canvas size must not be negative, got \(columns)×\(rows)")
+        self.columns = columns
+        self.rows = rows
+        cells = Array(repeating: fill, count: columns * rows)
+    }
+
+    public var bounds: Rect { Rect(x: 0, y: 0, width: columns, height: rows) }
+
+    public subscript(x: Int, y: Int) -> Cell {
+        get { cells[y * columns + x] }
+        set { cells[y * columns + x] = newValue }
+    }
+
+    /// The text of each row; continuation cells add nothing, so a wide character reads once.
+    /// - Complexity: O(cells).
+    public var rowTexts: [String] {
+        (0..<rows).map { y in
+            var line = ""
+            for x in 0..<columns where !self[x, y].isContinuation { line.append(self[x, y].glyph) }
+            return line
+        }
+    }
+
+    /// Sets every cell of `rect` (clipped) to `cell`.
+    /// - Complexity: O(cells of the rectangle).
+    public mutating func fill(_ rect: Rect, with cell: Cell = .blank) {
+        let area = rect.intersection(bounds)
+        guard !area.isEmpty else { return }
+        for y in area.y..<area.maxY {
+            for x in area.x..<area.maxX { self[x, y] = cell }
+        }
+        repairWideEdges(in: area)
+    }
+
+    /// Draws `text` from `origin`, at most `width` columns (and never past `clip`),
+    /// ending with "…" when it had to be cut. Returns the columns drawn.
+    /// - Complexity: O(characters drawn).
+    @discardableResult
+    public mutating func draw(_ text: String, at origin: Point, width: Int? = nil, style: CellStyle = .plain, clip: Rect? = nil) -> Int {
+        let area = (clip ?? bounds).intersection(bounds)
+        guard origin.y >= area.y, origin.y < area.maxY else { return 0 }
+        let limit = min(origin.x + (width ?? Int.max - origin.x), area.maxX) - origin.x
+        guard limit > 0 else { return 0 }
+        let needed = DisplayWidth.of(text)
+        let truncated = needed > limit
+        let budget = truncated ? limit - 1 : limit
+        var x = origin.x
+        for character in text {
+            let w = DisplayWidth.of(character)
+            if w == 0 { continue }
+            if x + w > origin.x + budget { break }
+            put(character, width: w, at: Point(x: x, y: origin.y), style: style, clip: area)
+            x += w
+        }
+        if truncated && limit >= 1 {
+            put("…", width: 1, at: Point(x: x, y: origin.y), style: style, clip: area)
+            x += 1
+        }
+        return x - origin.x
+    }
+
+    /// A single-line box around `rect` (clipped).
+    /// - Complexity: O(perimeter).
+    public mutating func box(_ rect: Rect, style: CellStyle = .plain, clip: Rect? = nil) {
+        guard rect.width >= 2, rect.height >= 2 else { return }
+        let area = (clip ?? bounds).intersection(bounds)
+        func set(_ glyph: Character, _ x: Int, _ y: Int) { put(glyph, width: 1, at: Point(x: x, y: y), style: style, clip: area) }
+        for x in (rect.x + 1)..<(rect.maxX - 1) { set("─", x, rect.y); set("─", x, rect.maxY - 1) }
+        for y in (rect.y + 1)..<(rect.maxY - 1) { set("│", rect.x, y); set("│", rect.maxX - 1, y) }
+        set("┌", rect.x, rect.y); set("┐", rect.maxX - 1, rect.y)
+        set("└", rect.x, rect.maxY - 1); set("┘", rect.maxX - 1, rect.maxY - 1)
+    }
+
+    /// Copies `source`'s cells to `origin`, clipped to `clip` and the canvas.
+    /// - Complexity: O(cells copied).
+    public mutating func blit(_ source: some CellGrid, at origin: Point, clip: Rect? = nil) {
+        let area = (clip ?? bounds).intersection(bounds).intersection(
+            Rect(x: origin.x, y: origin.y, width: source.gridColumns, height: source.gridRows))
+        guard !area.isEmpty else { return }
+        for y in area.y..<area.maxY {
+            for x in area.x..<area.maxX { self[x, y] = source.cell(column: x - origin.x, row: y - origin.y) }
+        }
+        repairWideEdges(in: area)
+    }
+
+    /// Shifts the rows of `rect` up by `count` (down when negative), blanking what is
+    /// exposed: what a scrolled region looks like before its new rows are drawn.
+    /// - Complexity: O(cells of the rectangle).
+    public mutating func scroll(_ rect: Rect, by count: Int) {
+        let area = rect.intersection(bounds)
+        guard !area.isEmpty, count != 0 else { return }
+        let rowsInOrder = count > 0 ? Array(area.y..<area.maxY) : Array((area.y..<area.maxY).reversed())
+        for y in rowsInOrder {
+            let from = y + count
+            for x in area.x..<area.maxX {
+                self[x, y] = (from >= area.y && from < area.maxY) ? self[x, from] : .blank
+            }
+        }
+    }
+
+    private mutating func put(_ glyph: Character, width: Int, at point: Point, style: CellStyle, clip: Rect) {
+        guard clip.contains(point) else { return }
+        if width == 2 {
+            // A wide character that does not fit whole is drawn as a space: never half a glyph.
+            guard clip.contains(Point(x: point.x + 1, y: point.y)) else {
+                self[point.x, point.y] = Cell(" ", style: style)
+                return
+            }
+            clearWide(at: point)
+            clearWide(at: Point(x: point.x + 1, y: point.y))
+            self[point.x, point.y] = Cell(glyph, style: style)
+            self[point.x + 1, point.y] = Cell(" ", style: style, isContinuation: true)
+        } else {
+            clearWide(at: point)
+            self[point.x, point.y] = Cell(glyph, style: style)
+        }
+    }
+
+    /// Before overwriting a cell, blank the other half of a wide character it belongs to.
+    private mutating func clearWide(at point: Point) {
+        let cell = self[point.x, point.y]
+        if cell.isContinuation, point.x > 0 {
+            self[point.x - 1, point.y] = Cell(" ", style: self[point.x - 1, point.y].style)
+        } else if point.x + 1 < columns, self[point.x + 1, point.y].isContinuation {
+            self[point.x + 1, point.y] = Cell(" ", style: self[point.x + 1, point.y].style)
+        }
+    }
+
+    /// After a block write, a continuation left at the left edge or a wide head cut at the
+    /// right edge is blanked, so no half glyph survives.
+    private mutating func repairWideEdges(in area: Rect) {
+        for y in area.y..<area.maxY {
+            if self[area.x, y].isContinuation && (area.x == 0 || self[area.x - 1, y].glyph == " " || !isWideHead(area.x - 1, y)) {
+                self[area.x, y] = Cell(" ", style: self[area.x, y].style)
+            }
+            if area.x > 0, isWideHead(area.x - 1, y), !self[area.x, y].isContinuation {
+                self[area.x - 1, y] = Cell(" ", style: self[area.x - 1, y].style)
+            }
+            if area.maxX < columns, self[area.maxX, y].isContinuation, !isWideHead(area.maxX - 1, y) {
+                self[area.maxX, y] = Cell(" ", style: self[area.maxX, y].style)
+            }
+        }
+    }
+
+    private func isWideHead(_ x: Int, _ y: Int) -> Bool {
+        x + 1 < columns && !self[x, y].isContinuation && DisplayWidth.of(self[x, y].glyph) == 2
+    }
+}
+
+/// Anything that can be copied into a canvas cell by cell (a prepared image, another canvas).
+public protocol CellGrid {
+    var gridColumns: Int { get }
+    var gridRows: Int { get }
+    func cell(column: Int, row: Int) -> Cell
+}
+
+extension Canvas: CellGrid {
+    public var gridColumns: Int { columns }
+    public var gridRows: Int { rows }
+    public func cell(column: Int, row: Int) -> Cell { self[column, row] }
+}
