@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "destinations", targets: ["destinations"]),
         .library(name: "CoreKit", targets: ["CoreKit"]),
         .library(name: "CellCanvas", targets: ["CellCanvas"]),
+        .library(name: "CollectionView", targets: ["CollectionView"]),
         .library(name: "RenderLoop", targets: ["RenderLoop"]),
         .library(name: "DiffableData", targets: ["DiffableData"]),
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
@@ -37,6 +38,9 @@ let package = Package(
 
         // Files to terminal cells, off the main thread.
         .target(name: "ImagePipeline", dependencies: ["CoreKit", "CTurboJPEG", "CPNG", "CChafa"]),
+
+        // Layout, scrolling, cells and their lifecycle, prefetching, the diffable data source.
+        .target(name: "CollectionView", dependencies: ["CellCanvas", "DiffableData", "RenderLoop"]),
 
         // The app's model: destination posts and the catalogue (no UI).
         .target(name: "DestinationsModel", dependencies: ["ImagePipeline"]),
@@ -68,6 +72,7 @@ let package = Package(
         .testTarget(name: "RenderLoopTests", dependencies: ["CoreKit", "RenderLoop", "TestSupport"]),
         .testTarget(name: "DiffableDataTests", dependencies: ["CoreKit", "DiffableData", "TestSupport"]),
         .testTarget(name: "CellCanvasTests", dependencies: ["CellCanvas"]),
+        .testTarget(name: "CollectionViewTests", dependencies: ["CollectionView", "CellCanvas", "DiffableData", "RenderLoop", "TestSupport"]),
         .testTarget(name: "DestinationsModelTests", dependencies: ["DestinationsModel", "ImagePipeline"]),
         .testTarget(name: "ImagePipelineTests", dependencies: ["CoreKit", "ImagePipeline"], resources: [.copy("Fixtures")]),
         // End-to-end: runs the built binary headless and in tmux.

@@ -1,0 +1,102 @@
+import Foundation
+
+/// Scrolling in rows, as UIScrollView moves: animated steps and pages that ease out, flings
+/// that decelerate by 0.998 per millisecond, wheel ticks that add velocity, and hard stops
+/// at both ends. Time comes from outside (the frame's presentation time), so the same
+/// input gives the same motion on a virtual clock.
+public struct ScrollPhysics: Sendable {
+    /// UIScrollView's normal deceleration rate, per millisecond.
+    public static let decelerationPerMillisecond = 0.998
+    /// How long an animated step or page takes.
+    public static let stepDuration: Duration = .milliseconds(150)
+    /// Below this speed (rows per second) a fling has stopped.
+    public static let restingSpeed = 1.0
+
+    public private(set) var offset: Double = 0
+    /// Rows per second; positive scrolls down (content moves up).
+    public private(set) var velocity: Double = 0
+    public private(set) var contentHeight = 0
+    public private(set) var viewportHeight = 0
+    private var animation: (from: Double, to: Double, start: Duration)?
+    private var lastTime: Duration?
+
+    public init() {}
+
+    public var maximumOffset: Double { Double(max(0, contentHeight - viewportHeight)) }
+    public var isMoving: Bool { animation != nil || velocity != 0 }
+    /// +1 scrolling down, -1 up, 0 at rest: orients the prefetch ranges.
+    public var direction: Int {
+        if let animation { return animation.to > animation.from ? 1 : (animation.to < animation.from ? -1 : 0) }
+        return velocity > 0 ? 1 : (velocity < 0 ? -1 : 0)
+    }
+
+    /// New content or viewport size (data change, resize): the offset stays, clamped.
+    public mutating func setSizes(content: Int, viewport: Int) {
+        contentHeight = max(0, content)
+        viewportHeight = max(0, viewport)
+        offset = min(max(offset, 0), maximumOffset)
+        if let current = animation { animation = (current.from, min(max(current.to, 0), maximumOffset), current.start) }
+    }
+
+    /// Jumps (no animation), e.g. Home/End or keeping an item in place after a resize.
+    public mutating func jump(to target: Double) {
+        animation = nil
+        velocity = 0
+        offset = min(max(target, 0), maximumOffset)
+    }
+
+    /// An animated step of `rows` (arrow keys: 1 or the item pitch; pages: a screen).
+    /// Steps pressed during an animation add to where it was going.
+    public mutating func step(by rows: Double, at time: Duration) {
+        let base = animation?.to ?? offset
+        velocity = 0
+        animation = (offset, min(max(base + rows, 0), maximumOffset), time)
+    }
+
+    /// Starts a fling at `speed` rows per second.
+    public mutating func fling(speed: Double, at time: Duration) {
+        animation = nil
+        velocity = speed
+        lastTime = time
+    }
+
+    /// A mouse-wheel tick adds velocity in its direction (repeated ticks accelerate).
+    public mutating func wheel(rows: Double, at time: Duration) {
+        if animation != nil { animation = nil }
+        if lastTime == nil || velocity == 0 { lastTime = time }
+        velocity += rows * 12
+    }
+
+    /// Moves to `time`. Decelerated motion is integrated exactly, not stepped:
+    /// v(t) = v₀·d^t and x(t) = x₀ + v₀·(d^t − 1)/ln d, with t in milliseconds.
+    public mutating func advance(to time: Duration) {
+        defer { lastTime = time }
+        if let current = animation {
+            let elapsed = (time - current.start) / Self.stepDuration
+            if elapsed >= 1 {
+                offset = current.to
+                animation = nil
+            } else {
+                let eased = 1 - pow(1 - max(elapsed, 0), 3)  // ease-out cubic
+                offset = current.from + (current.to - current.from) * eased
+            }
+            return
+        }
+        guard velocity != 0, let last = lastTime else { return }
+        let ms = max(0, (time - last) / .milliseconds(1))
+        let d = Self.decelerationPerMillisecond
+        let decay = pow(d, ms)
+        offset += (velocity / 1000) * (decay - 1) / log(d)
+        velocity *= decay
+        if offset <= 0 || offset >= maximumOffset {
+            offset = min(max(offset, 0), maximumOffset)
+            velocity = 0
+        }
+        if abs(velocity) < Self.restingSpeed { velocity = 0 }
+    }
+
+    /// Where a fling at `speed` comes to rest, before clamping: v₀ / (1000 · −ln d).
+    public static func flingDistance(speed: Double) -> Double {
+        speed / 1000 / -log(decelerationPerMillisecond)
+    }
+}
