@@ -4,7 +4,6 @@ import Glibc
 import RenderLoop
 import TerminalFront
 
-typealias TerminationSignalsIfAvailable = TerminationSignals
 
 /// The live terminal view of the frame scheduler: figures, a commit-time sparkline
 /// against the deadline, and keys to change rate, prefetch and cell cost while it runs.

@@ -1,3 +1,4 @@
+import TerminalFront
 import RenderLoop
 
 /// The scheduler and the seeds' steady-scroll workload on the real clock, shared by the
@@ -42,7 +43,7 @@ struct HeadlessRun {
 
     func run() throws {
         let demo = SchedulerDemo(options: options)
-        let signals = TerminationSignalsIfAvailable()
+        let signals = TerminationSignals()
         let end = demo.clock.now + (options.duration ?? .seconds(5))
         let frames = Frames(demo: demo)
         demo.scheduler.run(frames) { demo.clock.now < end && signals.signal == nil }
