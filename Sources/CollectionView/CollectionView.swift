@@ -1,0 +1,264 @@
+import CellCanvas
+import DiffableData
+import RenderLoop
+
+/// A scrolling grid of cells in a terminal, with UIKit's cell lifecycle.
+///
+/// A cell is *in a pool*, *prepared* (configured, waiting) or *visible*. Each commit:
+/// 1. advances scroll physics to the frame's time;
+/// 2. asks the layout what the viewport shows; a visible item with a prepared cell is
+///    shown at once (`willDisplay`), one without is prepared inside the commit (the cost
+///    prefetching exists to avoid);
+/// 3. items that scrolled off get `didEndDisplaying` and wait, prepared, while they stay in
+///    the retained range behind the viewport; outside every range cells return to their
+///    registration's pool;
+/// 4. data prefetch: index paths entering the preload range are requested in one batch,
+///    nearest first; those leaving it (a reversal) are cancelled in one batch;
+/// 5. visible cells draw into the canvas.
+/// As an ``IdleWorkSource`` it prepares the next cells in the scroll direction within the
+/// prepared range, one per job, in the frame's idle time. Main thread only.
+public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>: IdleWorkSource {
+    public typealias CellProvider = (CollectionView, IndexPath, ItemID) -> CollectionViewCell
+
+    struct LiveCell {
+        let cell: CollectionViewCell
+        var indexPath: IndexPath
+        var isVisible: Bool
+    }
+
+    public var layout: GridLayout
+    public private(set) var physics = ScrollPhysics()
+    public private(set) var snapshot = Snapshot<SectionID, ItemID>()
+    public var ranges = RangeTuning()
+    public weak var delegate: (any CollectionViewDelegate)?
+    public weak var prefetchDataSource: (any CollectionViewPrefetching)?
+    /// When set, every lifecycle call is appended (`--trace-lifecycle`).
+    public var lifecycleLog: [LifecycleEvent]?
+    /// Where on the canvas the view draws.
+    public private(set) var viewport = Rect(x: 0, y: 0, width: 0, height: 0)
+    public private(set) var cellsPreparedInCommit = 0
+    public private(set) var cellsPreparedIdle = 0
+    public private(set) var prefetchBatches = 0
+    public private(set) var cancelBatches = 0
+    /// Time the last commit spent preparing cells that were not prefetched.
+    public private(set) var catchUpTimeInLastCommit: Duration = .zero
+
+    let cellProvider: CellProvider
+    let clock: any FrameClock
+    var live: [ItemID: LiveCell] = [:]
+    var pools: [ObjectIdentifier: [CollectionViewCell]] = [:]
+    /// Requested from the prefetch data source and not displayed since: cancellable.
+    var prefetched: Set<IndexPath> = []
+    /// Displayed while inside the preload range: loaded, so neither requested nor cancelled
+    /// again until they leave the range.
+    var shown: Set<IndexPath> = []
+    var hasScrolled = false
+    var lastDirection = 1
+    var preparingInIdle = false
+
+    public init(layout: GridLayout, clock: any FrameClock, cellProvider: @escaping CellProvider) {
+        self.layout = layout
+        self.clock = clock
+        self.cellProvider = cellProvider
+    }
+
+    // MARK: Cells
+
+    /// A cell from `registration`'s pool (after `prepareForReuse`) or a new one, configured
+    /// for `item` by the registration's handler. Call it from the cell provider.
+    public func dequeueConfiguredReusableCell<Cell, Item: Hashable>(using registration: CellRegistration<Cell, Item>,
+                                                                     for indexPath: IndexPath, item: Item) -> Cell {
+        let cell: Cell
+        if let reused = pools[registration.id]?.popLast() as? Cell {
+            log(.prepareForReuse)
+            reused.prepareForReuse()
+            cell = reused
+        } else {
+            cell = Cell()
+        }
+        cell.registration = registration.id
+        cell.configuredItem = AnyHashable(item)
+        registration.handler(cell, indexPath, item)
+        return cell
+    }
+
+    /// Live cells (prepared and visible): bounded by the viewport and the ranges.
+    public var liveCellCount: Int { live.count }
+    public var visibleCellCount: Int { live.values.count { $0.isVisible } }
+    public var preparedCellCount: Int { live.values.count { !$0.isVisible } }
+    public var pooledCellCount: Int { pools.values.reduce(0) { $0 + $1.count } }
+
+    /// The cell showing or waiting for `item`, if any.
+    public func cell(for item: ItemID) -> CollectionViewCell? { live[item]?.cell }
+
+    // MARK: Data and geometry
+
+    /// Replaces the data without diffing (the initial load). Live cells are dropped.
+    public func reloadData(_ snapshot: Snapshot<SectionID, ItemID>) {
+        for (_, entry) in live { retire(entry, endDisplay: entry.isVisible) }
+        live = [:]
+        prefetched = []
+        shown = []
+        self.snapshot = snapshot
+        relayout()
+    }
+
+    /// Sets where the view draws (initially and on every resize).
+    public func setViewport(_ rect: Rect) {
+        viewport = rect
+        relayout()
+    }
+
+    func relayout() {
+        layout.prepare(width: viewport.width, sectionCounts: snapshot.sectionIdentifiers.map { snapshot.numberOfItems(inSection: $0) })
+        physics.setSizes(content: layout.contentHeight, viewport: viewport.height)
+        for (item, entry) in live {
+            if let path = snapshot.indexPath(for: item) { live[item]?.indexPath = path } else { retire(entry, endDisplay: entry.isVisible); live[item] = nil }
+        }
+    }
+
+    // MARK: Scrolling
+
+    public func scroll(byRows rows: Double, at time: Duration) { hasScrolled = true; physics.step(by: rows, at: time) }
+    public func scrollPage(_ pages: Int, at time: Duration) { scroll(byRows: Double(pages * max(1, viewport.height - 1)), at: time) }
+    public func fling(speed: Double, at time: Duration) { hasScrolled = true; physics.fling(speed: speed, at: time) }
+    public func wheel(rows: Double, at time: Duration) { hasScrolled = true; physics.wheel(rows: rows, at: time) }
+    public func scrollToTop() { hasScrolled = true; physics.jump(to: 0) }
+    public func scrollToBottom() { hasScrolled = true; physics.jump(to: physics.maximumOffset) }
+
+    var scrollDirection: Int {
+        let direction = physics.direction
+        if direction != 0 { lastDirection = direction }
+        return lastDirection
+    }
+
+    // MARK: The commit
+
+    /// Steps 1–5 of the class comment, for the frame presented at `time`.
+    /// - Complexity: O(visible + prepared + changes in the preload range).
+    public func commit(at time: Duration, into canvas: inout Canvas) {
+        catchUpTimeInLastCommit = .zero
+        physics.advance(to: time)
+        let top = Int(physics.offset.rounded(.down))
+        let visiblePaths = layout.indexPaths(inRows: top, top + viewport.height)
+        var nowVisible = Set<ItemID>()
+        for path in visiblePaths {
+            guard let item = snapshot.itemIdentifier(at: path) else { continue }
+            nowVisible.insert(item)
+            if live[item] == nil {
+                let start = clock.now
+                live[item] = LiveCell(cell: makeCell(at: path, item: item, idle: false), indexPath: path, isVisible: false)
+                cellsPreparedInCommit += 1
+                catchUpTimeInLastCommit += clock.now - start
+            }
+            if live[item]?.isVisible == false {
+                live[item]?.isVisible = true
+                log(.willDisplay(path))
+                delegate?.willDisplay(live[item]!.cell, at: path)
+            }
+        }
+        let keep = rowRange(leading: ranges.preparedLeading, trailing: ranges.retainedTrailing, top: top)
+        for (item, entry) in live where !nowVisible.contains(item) {
+            if entry.isVisible {
+                live[item]?.isVisible = false
+                log(.didEndDisplaying(entry.indexPath))
+                delegate?.didEndDisplaying(entry.cell, at: entry.indexPath)
+            }
+            let frame = layout.frame(for: entry.indexPath)
+            if frame.maxY <= keep.lowerBound || frame.y >= keep.upperBound {
+                retire(entry, endDisplay: false)
+                live[item] = nil
+            }
+        }
+        updatePrefetching(top: top)
+        draw(into: &canvas, top: top, visible: visiblePaths)
+    }
+
+    private func draw(into canvas: inout Canvas, top: Int, visible: [IndexPath]) {
+        canvas.fill(viewport)
+        for path in visible {
+            guard let item = snapshot.itemIdentifier(at: path), let entry = live[item] else { continue }
+            let frame = layout.frame(for: path).offsetBy(dx: viewport.x, dy: viewport.y - top)
+            entry.cell.draw(in: &canvas, frame: frame, clip: viewport)
+        }
+    }
+
+    /// Content rows covered by `leading` screens ahead and `trailing` behind the viewport.
+    func rowRange(leading: Double, trailing: Double, top: Int) -> Range<Int> {
+        let screen = Double(viewport.height)
+        let ahead = Int((leading * screen).rounded(.up)), behind = Int((trailing * screen).rounded(.up))
+        let (before, after) = scrollDirection >= 0 ? (behind, ahead) : (ahead, behind)
+        return (top - before)..<(top + viewport.height + after)
+    }
+
+    private func updatePrefetching(top: Int) {
+        guard let prefetchDataSource else { return }
+        let range = hasScrolled
+            ? rowRange(leading: ranges.preloadLeading, trailing: ranges.preloadTrailing, top: top)
+            : rowRange(leading: ranges.initialPreloadLeading, trailing: 0, top: top)
+        let visible = Set(layout.indexPaths(inRows: top, top + viewport.height))
+        let wanted = layout.indexPaths(inRows: range.lowerBound, range.upperBound).filter { !visible.contains($0) }
+        let wantedSet = Set(wanted)
+        shown.formUnion(visible)
+        shown = shown.filter { wantedSet.contains($0) || visible.contains($0) }
+        prefetched.subtract(visible)
+        let leaving = prefetched.filter { !wantedSet.contains($0) }
+        if !leaving.isEmpty {
+            let ordered = leaving.sorted(by: scrollDirection >= 0 ? (>) : (<))
+            cancelBatches += 1
+            log(.cancelPrefetching(ordered))
+            prefetchDataSource.cancelPrefetching(at: ordered)
+        }
+        prefetched.subtract(leaving)
+        let center = Double(top) + Double(viewport.height) / 2
+        let fresh = wanted.filter { !prefetched.contains($0) && !shown.contains($0) }.sorted { a, b in
+            let da = abs(Double(layout.frame(for: a).y) - center), db = abs(Double(layout.frame(for: b).y) - center)
+            return da != db ? da < db : (scrollDirection >= 0 ? a < b : a > b)
+        }
+        guard !fresh.isEmpty else { return }
+        prefetched.formUnion(fresh)
+        prefetchBatches += 1
+        log(.prefetch(fresh))
+        prefetchDataSource.prefetchItems(at: fresh)
+    }
+
+    // MARK: Idle work
+
+    /// The next unprepared item in the scroll direction inside the prepared range.
+    public func nextIdleJob(for frame: FrameInfo) -> IdleJob? {
+        let top = Int(physics.offset.rounded(.down))
+        let leading = hasScrolled ? ranges.preparedLeading : 0
+        let range = rowRange(leading: leading, trailing: 0, top: top)
+        let extra = layout.itemHeight + layout.spacing  // at least the next row
+        let rows = scrollDirection >= 0 ? (top + viewport.height)..<max(range.upperBound, top + viewport.height + extra)
+                                        : min(range.lowerBound, top - extra)..<top
+        var candidates = layout.indexPaths(inRows: rows.lowerBound, rows.upperBound)
+        if scrollDirection < 0 { candidates.reverse() }
+        for path in candidates {
+            guard let item = snapshot.itemIdentifier(at: path), live[item] == nil else { continue }
+            return IdleJob(kind: "cell") { [self] in
+                live[item] = LiveCell(cell: makeCell(at: path, item: item, idle: true), indexPath: path, isVisible: false)
+                cellsPreparedIdle += 1
+            }
+        }
+        return nil
+    }
+
+    // MARK: Helpers
+
+    func makeCell(at path: IndexPath, item: ItemID, idle: Bool) -> CollectionViewCell {
+        log(.cellForItem(path, prefetched: idle))
+        return cellProvider(self, path, item)
+    }
+
+    func retire(_ entry: LiveCell, endDisplay: Bool) {
+        if endDisplay {
+            log(.didEndDisplaying(entry.indexPath))
+            delegate?.didEndDisplaying(entry.cell, at: entry.indexPath)
+        }
+        entry.cell.configuredItem = nil
+        if let registration = entry.cell.registration { pools[registration, default: []].append(entry.cell) }
+    }
+
+    func log(_ event: LifecycleEvent) { lifecycleLog?.append(event) }
+}

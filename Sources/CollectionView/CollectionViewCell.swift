@@ -1,0 +1,35 @@
+import CellCanvas
+import DiffableData
+
+/// Base class of every cell: subclass it, draw in ``draw(in:frame:clip:)``, reset in
+/// ``prepareForReuse()``. Cells are made and configured only through a ``CellRegistration``.
+open class CollectionViewCell {
+    /// The registration whose pool this cell returns to.
+    public internal(set) var registration: ObjectIdentifier?
+    /// The item it was last configured for: lets tests catch a cell showing two items.
+    public internal(set) var configuredItem: AnyHashable?
+
+    public required init() {}
+
+    /// Called when the cell leaves the pool for a new item, before the handler runs.
+    open func prepareForReuse() {}
+
+    /// Draws the cell; `frame` is where it sits on the canvas, `clip` what may be touched.
+    open func draw(in canvas: inout Canvas, frame: Rect, clip: Rect) {}
+}
+
+/// How one kind of cell is made and configured for an item: create it once, outside the
+/// cell provider (created inside, its pool would be new each time and nothing would ever
+/// be reused, as the seeds warn).
+public struct CellRegistration<Cell: CollectionViewCell, Item> {
+    final class Token {}
+
+    let token = Token()
+    let handler: (Cell, IndexPath, Item) -> Void
+
+    public init(handler: @escaping (Cell, IndexPath, Item) -> Void) {
+        self.handler = handler
+    }
+
+    var id: ObjectIdentifier { ObjectIdentifier(token) }
+}

@@ -1,0 +1,55 @@
+import DiffableData
+
+/// The calls a collection view makes, in order, like the iOS 10 logs of seed 003.
+public enum LifecycleEvent: Hashable, Sendable, CustomStringConvertible {
+    case cellForItem(IndexPath, prefetched: Bool)
+    case prepareForReuse
+    case willDisplay(IndexPath)
+    case didEndDisplaying(IndexPath)
+    case prefetch([IndexPath])
+    case cancelPrefetching([IndexPath])
+
+    public var description: String {
+        switch self {
+        case let .cellForItem(path, prefetched): "cellForItemAt \(Self.short(path))\(prefetched ? " (idle)" : "")"
+        case .prepareForReuse: "prepareForReuse"
+        case let .willDisplay(path): "willDisplay \(Self.short(path))"
+        case let .didEndDisplaying(path): "didEndDisplaying \(Self.short(path))"
+        case let .prefetch(paths): "prefetch [\(paths.map(Self.short).joined(separator: ", "))]"
+        case let .cancelPrefetching(paths): "cancelPrefetch [\(paths.map(Self.short).joined(separator: ", "))]"
+        }
+    }
+
+    static func short(_ path: IndexPath) -> String {
+        path.section == 0 ? "\(path.item)" : "\(path.section).\(path.item)"
+    }
+}
+
+/// Receives display events (UIKit's `willDisplay` / `didEndDisplaying`).
+public protocol CollectionViewDelegate: AnyObject {
+    func willDisplay(_ cell: CollectionViewCell, at indexPath: IndexPath)
+    func didEndDisplaying(_ cell: CollectionViewCell, at indexPath: IndexPath)
+}
+
+/// Data prefetching: start loading what will soon be needed, cancel what no longer will.
+/// Calls come in batches, nearest the viewport first.
+public protocol CollectionViewPrefetching: AnyObject {
+    func prefetchItems(at indexPaths: [IndexPath])
+    func cancelPrefetching(at indexPaths: [IndexPath])
+}
+
+/// The ranges around the viewport, in screens, oriented by the scroll direction.
+/// Defaults are Texture's published ones.
+public struct RangeTuning: Sendable, Equatable {
+    /// Cells configured ahead in idle frame time (at least the next row).
+    public var preparedLeading = 1.0
+    /// Cells kept behind after they scroll off, so a quick reversal costs nothing.
+    public var retainedTrailing = 0.5
+    /// Data prefetch ahead and behind.
+    public var preloadLeading = 2.5
+    public var preloadTrailing = 1.5
+    /// Before the first scroll: preload this far ahead only, prepare only the next row.
+    public var initialPreloadLeading = 1.5
+
+    public init() {}
+}
