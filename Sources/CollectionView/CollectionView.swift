@@ -28,7 +28,7 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
 
     public var layout: GridLayout
     public private(set) var physics = ScrollPhysics()
-    public private(set) var snapshot = Snapshot<SectionID, ItemID>()
+    public internal(set) var snapshot = Snapshot<SectionID, ItemID>()
     public var ranges = RangeTuning()
     public weak var delegate: (any CollectionViewDelegate)?
     public weak var prefetchDataSource: (any CollectionViewPrefetching)?
@@ -54,7 +54,11 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
     var shown: Set<IndexPath> = []
     var hasScrolled = false
     var lastDirection = 1
-    var preparingInIdle = false
+    var reconfiguring: CollectionViewCell?
+    var glides: [ItemID: Glide] = [:]
+    var insertedItems: Set<ItemID> = []
+    var dimmedUntil: Duration?
+    weak var dataSource: DiffableDataSource<SectionID, ItemID>?
 
     public init(layout: GridLayout, clock: any FrameClock, cellProvider: @escaping CellProvider) {
         self.layout = layout
@@ -69,6 +73,12 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
     public func dequeueConfiguredReusableCell<Cell, Item: Hashable>(using registration: CellRegistration<Cell, Item>,
                                                                      for indexPath: IndexPath, item: Item) -> Cell {
         let cell: Cell
+        if let existing = reconfiguring as? Cell, existing.registration == registration.id {
+            // Reconfigure: the same cell, configured again; no dequeue, no prepareForReuse.
+            existing.configuredItem = AnyHashable(item)
+            registration.handler(existing, indexPath, item)
+            return existing
+        }
         if let reused = pools[registration.id]?.popLast() as? Cell {
             log(.prepareForReuse)
             reused.prepareForReuse()
@@ -138,6 +148,7 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
     /// - Complexity: O(visible + prepared + changes in the preload range).
     public func commit(at time: Duration, into canvas: inout Canvas) {
         catchUpTimeInLastCommit = .zero
+        dataSource?.flush(at: time)
         physics.advance(to: time)
         let top = Int(physics.offset.rounded(.down))
         let visiblePaths = layout.indexPaths(inRows: top, top + viewport.height)
@@ -171,15 +182,28 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
             }
         }
         updatePrefetching(top: top)
-        draw(into: &canvas, top: top, visible: visiblePaths)
+        draw(into: &canvas, top: top, visible: visiblePaths, time: time)
     }
 
-    private func draw(into canvas: inout Canvas, top: Int, visible: [IndexPath]) {
+    private func draw(into canvas: inout Canvas, top: Int, visible: [IndexPath], time: Duration) {
         canvas.fill(viewport)
+        if let until = dimmedUntil, time >= until {
+            dimmedUntil = nil
+            insertedItems = []
+        }
         for path in visible {
             guard let item = snapshot.itemIdentifier(at: path), let entry = live[item] else { continue }
-            let frame = layout.frame(for: path).offsetBy(dx: viewport.x, dy: viewport.y - top)
+            let frame = presentedFrame(of: item, at: path, time: time).offsetBy(dx: viewport.x, dy: viewport.y - top)
             entry.cell.draw(in: &canvas, frame: frame, clip: viewport)
+            if insertedItems.contains(item) { dim(frame.intersection(viewport), in: &canvas) }
+        }
+    }
+
+    /// The terminal's fade-in: an inserted cell is drawn dim until the animation ends.
+    private func dim(_ rect: Rect, in canvas: inout Canvas) {
+        guard !rect.isEmpty else { return }
+        for y in rect.y..<rect.maxY {
+            for x in rect.x..<rect.maxX { canvas[x, y].style.dim = true }
         }
     }
 

@@ -1,0 +1,130 @@
+import CellCanvas
+import DiffableData
+
+/// A moved cell gliding from its old frame to its new one.
+struct Glide {
+    let from: Rect
+    let start: Duration
+}
+
+extension CollectionView {
+    /// How long moves glide and inserted cells stay dimmed when an apply animates.
+    public static var updateAnimationDuration: Duration { .milliseconds(200) }
+
+    /// Applies a changeset to live cells (at a frame boundary, from the data source):
+    /// deleted items end display and return to the pool; moved items keep their cell (and
+    /// glide when animating); reconfigured items re-run their registration's handler on
+    /// the existing cell; reloaded items get a freshly dequeued cell; inserted items get
+    /// cells when they become visible, like any other.
+    func applyUpdate(_ new: Snapshot<SectionID, ItemID>, changes: Changeset<SectionID, ItemID>, animated: Bool, at time: Duration) {
+        let oldFrames = animated ? live.mapValues { layout.frame(for: $0.indexPath) } : [:]
+        let deleted = Set(changes.itemDeletes.map(\.item))
+        for item in deleted {
+            guard let entry = live.removeValue(forKey: item) else { continue }
+            retire(entry, endDisplay: entry.isVisible)
+        }
+        snapshot = new.clearingUpdateMarks()
+        relayout()
+        for update in changes.itemReloads {
+            guard let entry = live[update.item] else { continue }
+            retire(entry, endDisplay: entry.isVisible)
+            live[update.item] = LiveCell(cell: makeCell(at: update.to, item: update.item, idle: false), indexPath: update.to, isVisible: false)
+        }
+        for update in changes.itemReconfigures {
+            guard let entry = live[update.item] else { continue }
+            reconfiguring = entry.cell
+            let cell = cellProvider(self, update.to, update.item)
+            reconfiguring = nil
+            precondition(cell === entry.cell, "reconfigureItems: the cell provider must dequeue with the registration that made the cell for \(update.item)")
+        }
+        glides = [:]
+        dimmedUntil = nil
+        guard animated else { return }
+        for move in changes.itemMoves {
+            if let from = oldFrames[move.item] { glides[move.item] = Glide(from: from, start: time) }
+        }
+        for (item, from) in oldFrames where glides[item] == nil && live[item] != nil {
+            if let path = snapshot.indexPath(for: item), layout.frame(for: path) != from { glides[item] = Glide(from: from, start: time) }
+        }
+        insertedItems = Set(changes.itemInserts.map(\.item))
+        dimmedUntil = time + Self.updateAnimationDuration
+    }
+
+    /// Where a live cell is drawn at `time`: its layout frame, or on its way there.
+    func presentedFrame(of item: ItemID, at path: IndexPath, time: Duration) -> Rect {
+        let target = layout.frame(for: path)
+        guard let glide = glides[item] else { return target }
+        let progress = (time - glide.start) / Self.updateAnimationDuration
+        if progress >= 1 {
+            glides[item] = nil
+            return target
+        }
+        let eased = 1 - (1 - max(progress, 0)) * (1 - max(progress, 0))
+        func mix(_ a: Int, _ b: Int) -> Int { a + Int((Double(b - a) * eased).rounded()) }
+        return Rect(x: mix(glide.from.x, target.x), y: mix(glide.from.y, target.y), width: target.width, height: target.height)
+    }
+
+    /// True while an animated apply is still moving or fading cells.
+    public var isAnimatingUpdate: Bool { !glides.isEmpty || dimmedUntil != nil }
+}
+
+/// The one truth of what the view shows: snapshots in, changesets out (seed 002).
+///
+/// `apply` diffs the new snapshot against the current one and hands the changeset to the
+/// collection view, which updates its cells at the next frame boundary. Applying from a
+/// background thread is supported through ``applyInBackground(_:animatingDifferences:)``;
+/// mixing it with main-thread applies is refused with a message, as UIKit complains.
+public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable> {
+    public unowned let collectionView: CollectionView<SectionID, ItemID>
+    private var pending: [(snapshot: Snapshot<SectionID, ItemID>, changes: Changeset<SectionID, ItemID>, animated: Bool)] = []
+    private var current: Snapshot<SectionID, ItemID>
+    private var mode: Mode?
+    private let inbox = BackgroundApplies<SectionID, ItemID>()
+
+    enum Mode { case main, background }
+
+    public init(collectionView: CollectionView<SectionID, ItemID>) {
+        self.collectionView = collectionView
+        current = collectionView.snapshot
+        collectionView.dataSource = self
+    }
+
+    /// A copy of the current truth, without update marks: change it and apply it.
+    /// - Complexity: O(1).
+    public func snapshot() -> Snapshot<SectionID, ItemID> { current.clearingUpdateMarks() }
+
+    /// Diffs `snapshot` against the current one now; the cells change at the next commit.
+    /// - Complexity: that of `Snapshot.changeset(to:)`.
+    public func apply(_ snapshot: Snapshot<SectionID, ItemID>, animatingDifferences: Bool = true) {
+        claim(.main, "apply(_:animatingDifferences:)")
+        pending.append((snapshot, current.changeset(to: snapshot), animatingDifferences))
+        current = snapshot.clearingUpdateMarks()
+    }
+
+    /// Computes the diff on a background thread and commits it, in order, at a later frame
+    /// boundary on the main thread. For data so large that the diff would cost a frame.
+    public func applyInBackground(_ snapshot: Snapshot<SectionID, ItemID>, animatingDifferences: Bool = true) {
+        claim(.background, "applyInBackground(_:animatingDifferences:)")
+        inbox.enqueue(snapshot, animated: animatingDifferences)
+    }
+
+    /// True while background diffs are still being computed.
+    public var hasBackgroundWork: Bool { inbox.isBusy }
+
+    private func claim(_ wanted: Mode, _ operation: String) {
+        if let mode, mode != wanted {
+            preconditionFailure("DiffableDataSource.\(operation): this data source has been applied from the \(mode == .main ? "main thread" : "background"); always apply the same way (seed 002), or the order of updates is lost")
+        }
+        mode = wanted
+    }
+
+    /// Called by the collection view at the start of each commit.
+    func flush(at time: Duration) {
+        for update in inbox.takeFinished() { pending.append(update) }
+        for update in pending {
+            current = update.snapshot.clearingUpdateMarks()
+            collectionView.applyUpdate(update.snapshot, changes: update.changes, animated: update.animated, at: time)
+        }
+        pending.removeAll()
+    }
+}

@@ -1,0 +1,174 @@
+import CellCanvas
+import CollectionView
+import DiffableData
+import Foundation
+import RenderLoop
+import Testing
+
+/// A list whose cells show `label(item)`, driven through a DiffableDataSource.
+final class SourceFixture {
+    let clock = VirtualClock()
+    var labels: [Int: String] = [:]
+    var view: CollectionView<Int, Int>!
+    var source: DiffableDataSource<Int, Int>!
+    var canvas = Canvas(columns: 16, rows: 6)
+    var time: Duration = .zero
+    var dequeues = 0
+    var onConfigure: ((TextCell, Int) -> Void)?
+    lazy var registration = CellRegistration<TextCell, Int> { [unowned self] cell, _, item in
+        cell.text = labels[item] ?? "post \(item)"
+        onConfigure?(cell, item)
+    }
+
+    init(items: [Int]) {
+        view = CollectionView(layout: .list(itemHeight: 1), clock: clock) { [unowned self] view, path, item in
+            dequeues += 1
+            return view.dequeueConfiguredReusableCell(using: registration, for: path, item: item)
+        }
+        view.lifecycleLog = []
+        view.setViewport(Rect(x: 0, y: 0, width: 16, height: 6))
+        source = DiffableDataSource(collectionView: view)
+        source.apply(Self.snapshot(items), animatingDifferences: false)
+        frame()
+    }
+
+    static func snapshot(_ items: [Int]) -> Snapshot<Int, Int> {
+        var snapshot = Snapshot<Int, Int>()
+        snapshot.appendSections([0])
+        snapshot.appendItems(items)
+        return snapshot
+    }
+
+    func frame(advance: Duration = .milliseconds(16)) {
+        time += advance
+        view.commit(at: time, into: &canvas)
+    }
+
+    var rows: [String] { canvas.rowTexts.map { $0.trimmingCharacters(in: .whitespaces) } }
+}
+
+@Suite struct DataSourceTests {
+    @Test func reconfigureRunsTheHandlerOnTheSameCellAndReloadDequeues() {
+        let fixture = SourceFixture(items: Array(0..<20))
+        let cell = fixture.view.cell(for: 3) as! TextCell
+        let dequeues = fixture.dequeues
+        fixture.labels[3] = "Cusco (photo)"
+        var snapshot = fixture.source.snapshot()
+        snapshot.reconfigureItems([3])
+        fixture.source.apply(snapshot)
+        fixture.frame()
+        #expect(fixture.view.cell(for: 3) === cell, "reconfigure keeps the cell")
+        #expect(cell.text == "Cusco (photo)" && cell.reuses == 0)
+        #expect(fixture.rows[3] == "Cusco (photo)")
+        #expect(fixture.dequeues == dequeues + 1, "the provider ran once, on the existing cell")
+        #expect(!fixture.view.lifecycleLog!.contains(.prepareForReuse))
+
+        fixture.labels[4] = "Lucia (photo)"
+        var reload = fixture.source.snapshot()
+        reload.reloadItems([4])
+        fixture.source.apply(reload)
+        fixture.frame()
+        #expect(fixture.view.lifecycleLog!.contains(.prepareForReuse), "reload dequeues from the pool")
+        #expect(fixture.rows[4] == "Lucia (photo)")
+    }
+
+    /// Seeds 000/001: writing a download's result into the cell captured by the handler
+    /// shows it on whatever post the cell shows by then; reconfiguring never does.
+    @Test func theWrongAsyncUpdateShowsAnotherPostAndReconfigureDoesNot() {
+        let wrong = SourceFixture(items: Array(0..<200))
+        var downloads: [(item: Int, cell: TextCell)] = []
+        wrong.onConfigure = { cell, item in downloads.append((item, cell)) }  // "start a download"
+        var snapshot = wrong.source.snapshot()
+        snapshot.reconfigureItems([0, 1, 2])
+        wrong.source.apply(snapshot, animatingDifferences: false)
+        wrong.frame()
+        for _ in 0..<10 { wrong.view.scroll(byRows: 6, at: wrong.time); wrong.frame(advance: .milliseconds(400)) }
+        // The downloads finish now; the wrong way writes into the captured cells.
+        for download in downloads where download.item < 3 { download.cell.text = "photo of \(download.item)" }
+        wrong.frame()
+        let misplaced = wrong.rows.filter { $0.hasPrefix("photo of") }
+        #expect(!misplaced.isEmpty, "a reused cell now shows another post's photo: \(wrong.rows)")
+
+        let right = SourceFixture(items: Array(0..<200))
+        for _ in 0..<10 { right.view.scroll(byRows: 6, at: right.time); right.frame(advance: .milliseconds(400)) }
+        for item in 0..<3 { right.labels[item] = "photo of \(item)" }  // completions update the model...
+        var update = right.source.snapshot()
+        update.reconfigureItems([0, 1, 2])                             // ...and reconfigure the items
+        right.source.apply(update)
+        right.frame()
+        #expect(right.rows.allSatisfy { !$0.hasPrefix("photo of") }, "off-screen posts are not shown anywhere")
+        right.view.scrollToTop()
+        right.frame()
+        #expect(Array(right.rows.prefix(3)) == ["photo of 0", "photo of 1", "photo of 2"])
+    }
+
+    @Test func deletedVisibleItemsEndDisplayAndReturnToThePool() {
+        let fixture = SourceFixture(items: Array(0..<20))
+        var snapshot = fixture.source.snapshot()
+        snapshot.deleteItems([1, 2])
+        fixture.source.apply(snapshot, animatingDifferences: false)
+        fixture.frame()
+        #expect(fixture.view.lifecycleLog!.contains(.didEndDisplaying(IndexPath(item: 1, section: 0))))
+        #expect(fixture.rows.prefix(3) == ["post 0", "post 3", "post 4"])
+        #expect(fixture.view.cell(for: 1) == nil)
+    }
+
+    @Test func animatedMovesGlideThenMatchTheUnanimatedResult() {
+        let order = [5, 1, 2, 3, 4, 0] + Array(6..<20)
+        let animated = SourceFixture(items: Array(0..<20))
+        let plain = SourceFixture(items: Array(0..<20))
+        plain.source.apply(SourceFixture.snapshot(order), animatingDifferences: false)
+        plain.frame()
+        animated.source.apply(SourceFixture.snapshot(order), animatingDifferences: true)
+        animated.frame(advance: .milliseconds(60))
+        #expect(animated.view.isAnimatingUpdate)
+        #expect(animated.canvas != plain.canvas, "mid-glide the picture differs")
+        #expect(!animated.rows.contains("post 5") || animated.rows.firstIndex(of: "post 5") != 0, "post 5 is on its way up")
+        animated.frame(advance: .milliseconds(300))
+        #expect(!animated.view.isAnimatingUpdate)
+        #expect(animated.canvas == plain.canvas)
+        #expect(animated.rows.first == "post 5")
+    }
+
+    @Test func insertedItemsFadeIn() {
+        let fixture = SourceFixture(items: [1, 2, 3])
+        fixture.source.apply(SourceFixture.snapshot([1, 9, 2, 3]))
+        fixture.frame()
+        fixture.frame(advance: .milliseconds(150))  // the rows below have glided out of the way
+        #expect(fixture.rows[1] == "post 9")
+        #expect(fixture.canvas[0, 1].style.dim && !fixture.canvas[0, 0].style.dim)
+        fixture.frame(advance: .milliseconds(300))
+        #expect(!fixture.canvas[0, 1].style.dim)
+        #expect(fixture.rows.prefix(4) == ["post 1", "post 9", "post 2", "post 3"])
+    }
+
+    @Test func backgroundAppliesCommitInOrderOnTheMainThread() {
+        let view = CollectionView<Int, Int>(layout: .list(itemHeight: 1), clock: VirtualClock()) { view, path, item in
+            view.dequeueConfiguredReusableCell(using: CellRegistration<TextCell, Int> { cell, _, item in cell.text = "post \(item)" }, for: path, item: item)
+        }
+        view.setViewport(Rect(x: 0, y: 0, width: 10, height: 4))
+        let source = DiffableDataSource(collectionView: view)
+        for step in 1...5 { source.applyInBackground(SourceFixture.snapshot(Array((0..<10).map { $0 * step })), animatingDifferences: false) }
+        let end = Date().addingTimeInterval(10)
+        while source.hasBackgroundWork && Date() < end {
+            var canvas = Canvas(columns: 10, rows: 4)
+            view.commit(at: .zero, into: &canvas)
+            usleep(1000)
+        }
+        var canvas = Canvas(columns: 10, rows: 4)
+        view.commit(at: .zero, into: &canvas)
+        #expect(view.snapshot.itemIdentifiers == (0..<10).map { $0 * 5 })
+        #expect(canvas.rowTexts[1].hasPrefix("post 5"))
+    }
+
+    @Test func mixingMainThreadAndBackgroundAppliesIsRefused() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let view = CollectionView<Int, Int>(layout: .list(itemHeight: 1), clock: VirtualClock()) { _, _, _ in CollectionViewCell() }
+            let source = DiffableDataSource(collectionView: view)
+            source.apply(SourceFixture.snapshot([1]))
+            source.applyInBackground(SourceFixture.snapshot([2]))
+        }
+        let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(text.contains("has been applied from the main thread; always apply the same way"))
+    }
+}
