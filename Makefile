@@ -5,7 +5,7 @@ DEPS         := libncurses-dev ncurses-term libturbojpeg0-dev libpng-dev libchaf
 RELEASE_BIN  := .build/release
 ARGS         ?=
 
-.PHONY: deps build run test bench bench-ticks bench-diff bench-images clean
+.PHONY: deps build run test bench bench-ticks bench-diff bench-images bench-collection clean
 
 deps:
 	@missing=""; for p in $(DEPS); do \
@@ -28,7 +28,7 @@ test: deps
 	$(SWIFT) test --skip-build
 
 # Benchmarks build in release mode and print their results; BENCHMARKS.md records them.
-bench: bench-ticks bench-diff bench-images
+bench: bench-ticks bench-diff bench-images bench-collection
 
 bench-ticks: deps
 	$(SWIFT) build -c release --product destinations-bench
@@ -43,6 +43,10 @@ bench-images: deps
 	@command -v chafa >/dev/null || { echo "make bench-images: installing chafa"; apt-get install -y -qq chafa || { apt-get update -qq && apt-get install -y -qq chafa; }; }
 	$(SWIFT) build -c release --product destinations-bench
 	$(RELEASE_BIN)/destinations-bench images --json
+
+bench-collection: deps
+	$(SWIFT) build -c release --product destinations-bench
+	$(RELEASE_BIN)/destinations-bench collection --json
 
 clean:
 	rm -rf .build

@@ -61,7 +61,7 @@ let package = Package(
         .executableTarget(
             name: "destinations-bench",
             dependencies: [
-                "CoreKit", "RenderLoop", "DiffableData", "ImagePipeline", "TestSupport",
+                "CoreKit", "RenderLoop", "DiffableData", "ImagePipeline", "CellCanvas", "CollectionView", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks"
