@@ -23,8 +23,10 @@ extension CollectionView {
             guard let entry = live.removeValue(forKey: item) else { continue }
             retire(entry, endDisplay: entry.isVisible)
         }
+        let kept = anchor()
         snapshot = new.clearingUpdateMarks()
         relayout()
+        if changes.hasStructuralChanges { restore(kept) }
         for update in changes.itemReloads {
             guard let entry = live[update.item] else { continue }
             retire(entry, endDisplay: entry.isVisible)

@@ -113,10 +113,32 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
         relayout()
     }
 
-    /// Sets where the view draws (initially and on every resize).
+    /// Sets where the view draws (initially and on every resize). The first visible item
+    /// stays where it was on screen, however the columns reflow.
     public func setViewport(_ rect: Rect) {
+        let kept = anchor()
         viewport = rect
         relayout()
+        restore(kept)
+    }
+
+    /// The visible items with their distance from the viewport's top, topmost first.
+    func anchor() -> [(item: ItemID, delta: Double)] {
+        guard viewport.height > 0 else { return [] }
+        let top = Int(physics.offset.rounded(.down))
+        return layout.indexPaths(inRows: top, top + viewport.height).compactMap { path in
+            snapshot.itemIdentifier(at: path).map { ($0, Double(layout.frame(for: path).y) - physics.offset) }
+        }
+    }
+
+    /// Scrolls so that the first anchored item still present is at the same screen row.
+    func restore(_ anchors: [(item: ItemID, delta: Double)]) {
+        guard physics.offset > 0 || anchors.first?.delta ?? 0 < 0 else { return }
+        for anchor in anchors {
+            guard let path = snapshot.indexPath(for: anchor.item) else { continue }
+            physics.jump(to: Double(layout.frame(for: path).y) - anchor.delta)
+            return
+        }
     }
 
     func relayout() {

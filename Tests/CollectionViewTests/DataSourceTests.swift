@@ -82,12 +82,26 @@ final class SourceFixture {
         snapshot.reconfigureItems([0, 1, 2])
         wrong.source.apply(snapshot, animatingDifferences: false)
         wrong.frame()
-        for _ in 0..<10 { wrong.view.scroll(byRows: 6, at: wrong.time); wrong.frame(advance: .milliseconds(400)) }
-        // The downloads finish now; the wrong way writes into the captured cells.
-        for download in downloads where download.item < 3 { download.cell.text = "photo of \(download.item)" }
+        // Scroll until a cell captured by one of those downloads is on screen again,
+        // reused for another post (which cell the pool hands out first is not fixed).
+        var victim: (item: Int, cell: TextCell)?
+        for _ in 0..<60 where victim == nil {
+            wrong.view.scroll(byRows: 6, at: wrong.time)
+            wrong.frame(advance: .milliseconds(400))
+            victim = downloads.first { download in
+                guard download.item < 3, let shown = download.cell.configuredItem as? Int else { return false }
+                return shown != download.item && wrong.rows.contains("post \(shown)")
+            }
+        }
+        guard let victim else {
+            Issue.record("no captured cell came back on screen")
+            return
+        }
+        // The download finishes now; the wrong way writes into the captured cell.
+        victim.cell.text = "photo of \(victim.item)"
         wrong.frame()
         let misplaced = wrong.rows.filter { $0.hasPrefix("photo of") }
-        #expect(!misplaced.isEmpty, "a reused cell now shows another post's photo: \(wrong.rows)")
+        #expect(misplaced == ["photo of \(victim.item)"], "post \(victim.cell.configuredItem!) shows post \(victim.item)'s photo: \(wrong.rows)")
 
         let right = SourceFixture(items: Array(0..<200))
         for _ in 0..<10 { right.view.scroll(byRows: 6, at: right.time); right.frame(advance: .milliseconds(400)) }
@@ -111,6 +125,18 @@ final class SourceFixture {
         #expect(fixture.view.lifecycleLog!.contains(.didEndDisplaying(IndexPath(item: 1, section: 0))))
         #expect(fixture.rows.prefix(3) == ["post 0", "post 3", "post 4"])
         #expect(fixture.view.cell(for: 1) == nil)
+    }
+
+    @Test func deletingItemsAboveKeepsTheFirstVisibleItemInPlace() {
+        let fixture = SourceFixture(items: Array(0..<50))
+        fixture.view.scroll(byRows: 10, at: fixture.time)
+        fixture.frame(advance: .milliseconds(400))
+        #expect(fixture.rows.first == "post 10")
+        var snapshot = fixture.source.snapshot()
+        snapshot.deleteItems([2, 3, 4])
+        fixture.source.apply(snapshot, animatingDifferences: false)
+        fixture.frame()
+        #expect(fixture.rows.first == "post 10")
     }
 
     @Test func animatedMovesGlideThenMatchTheUnanimatedResult() {

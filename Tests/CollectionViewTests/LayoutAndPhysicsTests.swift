@@ -127,3 +127,19 @@ extension GridLayout {
         #expect(p.offset == 450)
     }
 }
+
+@Suite struct PositionKeepingTests {
+    @Test func theFirstVisibleItemStaysPutWhenTheColumnsReflow() {
+        let list = ListFixture(count: 400, layout: GridLayout(minimumItemWidth: 10, itemHeight: 2, spacing: 0), rows: 10)
+        list.view.setViewport(Rect(x: 0, y: 0, width: 40, height: 10))
+        list.frame()
+        list.view.scroll(byRows: 20, at: list.time)  // 4 columns: item 40 at the top
+        list.frame()
+        #expect(list.view.layout.frame(for: IndexPath(item: 40, section: 0)).y == Int(list.view.physics.offset))
+        list.view.setViewport(Rect(x: 0, y: 0, width: 20, height: 10))  // 2 columns
+        list.frame()
+        #expect(list.view.layout.columns == 2)
+        #expect(list.view.layout.frame(for: IndexPath(item: 40, section: 0)).y == Int(list.view.physics.offset))
+        #expect(list.canvas.rowTexts[0].hasPrefix("row 40"))
+    }
+}
