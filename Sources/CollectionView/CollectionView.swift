@@ -190,7 +190,8 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
                 delegate?.willDisplay(live[item]!.cell, at: path)
             }
         }
-        let keep = rowRange(leading: ranges.preparedLeading, trailing: ranges.retainedTrailing, top: top)
+        let keep = rowRange(leading: ranges.preparedLeading, trailing: ranges.retainedTrailing, top: top,
+                            minimumLeadingRows: layout.itemHeight + layout.spacing)
         for (item, entry) in live where !nowVisible.contains(item) {
             if entry.isVisible {
                 live[item]?.isVisible = false
@@ -229,10 +230,11 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
         }
     }
 
-    /// Content rows covered by `leading` screens ahead and `trailing` behind the viewport.
-    func rowRange(leading: Double, trailing: Double, top: Int) -> Range<Int> {
+    /// Content rows covered by `leading` screens ahead and `trailing` behind the viewport
+    /// (at least `minimumLeadingRows` ahead: the next row idle work prepares must be kept).
+    func rowRange(leading: Double, trailing: Double, top: Int, minimumLeadingRows: Int = 0) -> Range<Int> {
         let screen = Double(viewport.height)
-        let ahead = Int((leading * screen).rounded(.up)), behind = Int((trailing * screen).rounded(.up))
+        let ahead = max(Int((leading * screen).rounded(.up)), minimumLeadingRows), behind = Int((trailing * screen).rounded(.up))
         let (before, after) = scrollDirection >= 0 ? (behind, ahead) : (ahead, behind)
         return (top - before)..<(top + viewport.height + after)
     }

@@ -178,10 +178,11 @@ final class ListFixture {
         var catchUpWorkInLastCommit: Duration { list.view.catchUpTimeInLastCommit }
     }
 
-    func run(idleWork: Bool) -> (HitchReport, CollectionView<Int, Int>) {
+    func run(idleWork: Bool, preparedLeading: Double = 1) -> (HitchReport, CollectionView<Int, Int>) {
         let rate = RefreshRate.hz120
         let list = ListFixture(count: 10_000, cellCost: rate.period * 6 / 5, layout: .list(itemHeight: 3), rows: 12)
         list.view.lifecycleLog = nil
+        list.view.ranges.preparedLeading = preparedLeading
         let scheduler = FrameScheduler(refreshRate: rate, clock: list.clock)
         scheduler.idleWork = list.view
         scheduler.isIdleWorkEnabled = idleWork
@@ -203,5 +204,14 @@ final class ListFixture {
         #expect(without.hitches > 20 && plain.cellsPreparedInCommit > 20)
         #expect(with.hitches == 0, "\(with.hitches) hitches with cell prefetch")
         #expect(prefetching.cellsPreparedIdle > 20)
+    }
+
+    /// Regression: with only the next row prepared, the cell idle work made just below the
+    /// viewport was outside the kept range, retired, and made again every frame.
+    @Test func theNextRowPreparedInIdleTimeIsKeptNotChurned() {
+        let (report, view) = run(idleWork: true, preparedLeading: 0)
+        #expect(report.hitches == 0)
+        // 200 rows scrolled = about 67 new 3-row cells; each prepared once (plus the first screen's neighbours).
+        #expect(view.cellsPreparedIdle < 80, "prepared \(view.cellsPreparedIdle) cells in idle time")
     }
 }
