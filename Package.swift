@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "DiffableData"),
 
         // Files to terminal cells, off the main thread.
-        .target(name: "ImagePipeline", dependencies: ["CoreKit", "CTurboJPEG", "CPNG", "CChafa"]),
+        .target(name: "ImagePipeline", dependencies: ["CoreKit", "CellCanvas", "CTurboJPEG", "CPNG", "CChafa"]),
 
         // Layout, scrolling, cells and their lifecycle, prefetching, the diffable data source.
         .target(name: "CollectionView", dependencies: ["CellCanvas", "DiffableData", "RenderLoop"]),
@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(name: "CellCanvasTests", dependencies: ["CellCanvas"]),
         .testTarget(name: "CollectionViewTests", dependencies: ["CollectionView", "CellCanvas", "DiffableData", "RenderLoop", "TestSupport"]),
         .testTarget(name: "DestinationsModelTests", dependencies: ["DestinationsModel", "ImagePipeline"]),
-        .testTarget(name: "ImagePipelineTests", dependencies: ["CoreKit", "ImagePipeline"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ImagePipelineTests", dependencies: ["CoreKit", "CellCanvas", "ImagePipeline"], resources: [.copy("Fixtures")]),
         // End-to-end: runs the built binary headless and in tmux.
         .testTarget(name: "AppTests", dependencies: ["destinations"]),
     ],

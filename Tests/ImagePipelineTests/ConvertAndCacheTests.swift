@@ -1,3 +1,4 @@
+import CellCanvas
 import ImagePipeline
 import Testing
 
@@ -22,6 +23,24 @@ import Testing
             let outside = (image.background + image.foreground).filter { !(16...255).contains($0) && $0 != CellImage.noColor }
             #expect(outside.isEmpty, "indices outside 16...255: \(Set(outside)) glyphs \(Set(image.glyphs))")
         }
+    }
+
+    @Test func aPreparedImageBlitsIntoACanvasWithItsColours() throws {
+        let image = try ImagePreparer(colorMode: .truecolor).prepare(AssetID(path: fixture("quadrants.jpg")), columns: 8, rows: 4)
+        var canvas = Canvas(columns: 12, rows: 6)
+        canvas.blit(image, at: Point(x: 2, y: 1))
+        #expect(canvas[0, 0] == .blank)
+        let cell = canvas[3, 1]
+        #expect(cell.glyph == image.cell(column: 1, row: 0).glyph)
+        guard case .rgb(let rgb) = cell.glyph == " " ? cell.style.background : cell.style.foreground else {
+            Issue.record("truecolor cells carry RGB: \(cell.style)")
+            return
+        }
+        #expect(rgb >> 16 > 150, "top-left quadrant is red")
+        let indexed = try ImagePreparer(colorMode: .palette240).prepare(AssetID(path: fixture("quadrants.jpg")), columns: 8, rows: 4)
+        var paletted = Canvas(columns: 8, rows: 4)
+        paletted.blit(indexed, at: Point(x: 0, y: 0))
+        #expect(paletted.cells.allSatisfy { if case .rgb = $0.style.background { false } else { true } })
     }
 
     @Test func aThumbnailIsUnder8KB() throws {
