@@ -20,7 +20,7 @@ struct ShowImage: ParsableCommand {
         for row in 0..<image.rows {
             var line = ""
             for column in 0..<image.columns {
-                let cell = image.cell(column: column, row: row)
+                let cell = image.rawCell(column: column, row: row)
                 line += Self.sgr(cell.foreground, background: false, mode: colorMode) + Self.sgr(cell.background, background: true, mode: colorMode)
                 line.append(cell.glyph)
             }

@@ -44,7 +44,7 @@ public struct CellImage: Sendable, Hashable {
     /// Bytes held: the cache's cost for this image.
     public var byteCost: Int { glyphs.count * 12 + 64 }
 
-    public func cell(column: Int, row: Int) -> (glyph: Character, foreground: UInt32, background: UInt32) {
+    public func rawCell(column: Int, row: Int) -> (glyph: Character, foreground: UInt32, background: UInt32) {
         let i = row * columns + column
         return (Character(Unicode.Scalar(glyphs[i]) ?? " "), foreground[i], background[i])
     }

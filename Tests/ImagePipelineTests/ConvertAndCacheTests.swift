@@ -15,7 +15,7 @@ import Testing
             #expect(Set(image.background).count >= 3 || Set(image.foreground).count >= 3)
         }
         if mode == .truecolor {
-            let topLeft = image.cell(column: 1, row: 1)
+            let topLeft = image.rawCell(column: 1, row: 1)
             let rgb = topLeft.glyph == " " ? topLeft.background : topLeft.foreground
             #expect(rgb >> 16 > 150 && rgb & 0xFF < 80, "the top-left cell is red: \(String(rgb, radix: 16))")
         }
@@ -31,7 +31,7 @@ import Testing
         canvas.blit(image, at: Point(x: 2, y: 1))
         #expect(canvas[0, 0] == .blank)
         let cell = canvas[3, 1]
-        #expect(cell.glyph == image.cell(column: 1, row: 0).glyph)
+        #expect(cell.glyph == image.rawCell(column: 1, row: 0).glyph)
         guard case .rgb(let rgb) = cell.glyph == " " ? cell.style.background : cell.style.foreground else {
             Issue.record("truecolor cells carry RGB: \(cell.style)")
             return
