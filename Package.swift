@@ -46,13 +46,13 @@ let package = Package(
         .target(name: "DestinationsModel", dependencies: ["ImagePipeline"]),
 
         // The only module that talks to the terminal.
-        .target(name: "TerminalFront", dependencies: ["CNcursesw"]),
+        .target(name: "TerminalFront", dependencies: ["CellCanvas", "CNcursesw"]),
 
         // The app.
         .executableTarget(
             name: "destinations",
             dependencies: [
-                "RenderLoop", "DiffableData", "TerminalFront",
+                "CellCanvas", "RenderLoop", "DiffableData", "TerminalFront",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -43,6 +43,19 @@ static inline attr_t cnc_a_dim(void) { return A_DIM; }
 static inline attr_t cnc_a_underline(void) { return A_UNDERLINE; }
 static inline attr_t cnc_a_normal(void) { return A_NORMAL; }
 
+/// Puts one cell: `text` is a NUL-terminated wide string (one character and any combining
+/// marks); `pair` is an extended pair number (setcchar takes it through its opts pointer).
+static inline int cnc_put_cell(WINDOW *window, int y, int x, const wchar_t *text, attr_t attributes, int pair) {
+    cchar_t cell;
+    if (setcchar(&cell, text, attributes, 0, &pair) != OK) return ERR;
+    return mvwadd_wch(window, y, x, &cell);
+}
+
+/// True when terminfo says the terminal takes 24-bit colours as colour numbers (xterm-direct).
+static inline int cnc_has_direct_color(void) {
+    return tigetflag("RGB") > 0 || COLORS >= 0x1000000;
+}
+
 /// Restores the terminal, then lets the signal do what it would have done: a crash in our
 /// code must not leave the shell in raw mode on the alternate screen. endwin() is not on
 /// the async-signal-safe list, but the process is about to die and a broken terminal is

@@ -1,3 +1,4 @@
+import CellCanvas
 import Foundation
 
 /// Tiny stand-ins shown until an image is prepared: each photo's average colours on a
@@ -68,35 +69,12 @@ public struct PlaceholderCatalog: Sendable {
 /// 24-bit colours to what a colour mode stores.
 public enum PaletteMapper {
     public static func color(_ rgb: UInt32, in mode: CellColorMode) -> UInt32 {
-        let r = Int(rgb >> 16 & 0xFF), g = Int(rgb >> 8 & 0xFF), b = Int(rgb & 0xFF)
         switch mode {
-        case .truecolor: return rgb
-        case .monochrome: return CellImage.noColor
-        case .palette240: return UInt32(xterm256(r, g, b))
-        case .palette16: return UInt32(nearestBasic(r, g, b, bright: true))
-        case .palette8: return UInt32(nearestBasic(r, g, b, bright: false))
+        case .truecolor: rgb
+        case .monochrome: CellImage.noColor
+        case .palette240: UInt32(ColorPalette.xterm256(rgb))
+        case .palette16: UInt32(ColorPalette.basic(rgb, count: 16))
+        case .palette8: UInt32(ColorPalette.basic(rgb, count: 8))
         }
     }
-
-    /// The nearest of the 6×6×6 cube (16–231) and the grey ramp (232–255).
-    static func xterm256(_ r: Int, _ g: Int, _ b: Int) -> Int {
-        let levels = [0, 95, 135, 175, 215, 255]
-        func level(_ v: Int) -> Int { levels.indices.min { abs(levels[$0] - v) < abs(levels[$1] - v) }! }
-        let (lr, lg, lb) = (level(r), level(g), level(b))
-        let cube = 16 + 36 * lr + 6 * lg + lb
-        let cubeError = sq(levels[lr] - r) + sq(levels[lg] - g) + sq(levels[lb] - b)
-        let grey = min(max((r + g + b) / 3 - 8, 0) / 10, 23)
-        let greyValue = 8 + grey * 10
-        let greyError = sq(greyValue - r) + sq(greyValue - g) + sq(greyValue - b)
-        return greyError < cubeError ? 232 + grey : cube
-    }
-
-    static func nearestBasic(_ r: Int, _ g: Int, _ b: Int, bright: Bool) -> Int {
-        let base: [(Int, Int, Int)] = [(0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205), (229, 229, 229)]
-        let brights: [(Int, Int, Int)] = [(127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0), (92, 92, 255), (255, 0, 255), (0, 255, 255), (255, 255, 255)]
-        let palette = bright ? base + brights : base
-        return palette.indices.min { sq(palette[$0].0 - r) + sq(palette[$0].1 - g) + sq(palette[$0].2 - b) < sq(palette[$1].0 - r) + sq(palette[$1].1 - g) + sq(palette[$1].2 - b) }!
-    }
-
-    private static func sq(_ v: Int) -> Int { v * v }
 }

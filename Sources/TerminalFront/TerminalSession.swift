@@ -27,8 +27,8 @@ public enum TerminalError: Error, CustomStringConvertible, Equatable {
 /// Main thread only.
 public final class TerminalSession {
     public private(set) var isActive = false
-    /// Colours the terminal offers (0 when it has none or `NO_COLOR` is set).
-    public private(set) var colorCount = 0
+    /// What colours the terminal shows (`.none` without colour or with `NO_COLOR` set).
+    public private(set) var capability = ColorCapability.none
 
     public init() {}
 
@@ -52,14 +52,12 @@ public final class TerminalSession {
         keypad(cnc_stdscr(), true)
         nodelay(cnc_stdscr(), true)
         curs_set(0)
-        if has_colors() && getenv("NO_COLOR") == nil {
+        let noColor = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
+        if has_colors() && !noColor {
             start_color()
             use_default_colors()
-            colorCount = Int(cnc_colors())
-            for (index, color) in TerminalColor.allCases.enumerated() {
-                init_pair(Int16(index + 1), Int16(color.rawValue), -1)
-            }
         }
+        capability = CanvasPresenter.detectCapability(noColor: noColor)
     }
 
     /// Gives the terminal back exactly as it was. Safe to call more than once.
@@ -92,35 +90,6 @@ public final class TerminalSession {
         if status == cnc_err() { return nil }
         if status == cnc_key_code_yes() { return Self.decode(functionKey: Int32(character)) }
         return Self.decode(character: UInt32(character))
-    }
-
-    /// Replaces the screen with `lines` (clipped to the screen) and shows it.
-    public func draw(_ lines: [StyledLine]) {
-        let (rows, columns) = size
-        werase(cnc_stdscr())
-        for (row, line) in lines.prefix(rows).enumerated() {
-            var column = 0
-            for span in line.spans where column < columns {
-                let attributes = attributes(for: span.style)
-                wattr_on(cnc_stdscr(), attributes, nil)
-                let text = String(span.text.prefix(columns - column))
-                mvwaddstr(cnc_stdscr(), Int32(row), Int32(column), text)
-                wattr_off(cnc_stdscr(), attributes, nil)
-                column += text.count
-            }
-        }
-        wrefresh(cnc_stdscr())
-    }
-
-    private func attributes(for style: TextStyle) -> attr_t {
-        var value = cnc_a_normal()
-        if style.bold { value |= cnc_a_bold() }
-        if style.reverse { value |= cnc_a_reverse() }
-        if style.dim { value |= cnc_a_dim() }
-        if let color = style.color, colorCount > 0, let index = TerminalColor.allCases.firstIndex(of: color) {
-            value |= attr_t(COLOR_PAIR(Int32(index + 1)))
-        }
-        return value
     }
 
     /// A parent may have started us with signals blocked (a thread pool's mask is
@@ -165,39 +134,5 @@ public final class TerminalSession {
         case 0..<32: .control(UInt8(value))
         default: Unicode.Scalar(value).map { .character(Character($0)) } ?? .unknown(Int32(bitPattern: value))
         }
-    }
-}
-
-/// The eight standard terminal colours, the ones every colour terminal has.
-public enum TerminalColor: Int, CaseIterable, Sendable {
-    case black = 0, red, green, yellow, blue, magenta, cyan, white
-}
-
-public struct TextStyle: Hashable, Sendable {
-    public var color: TerminalColor?
-    public var bold = false
-    public var reverse = false
-    public var dim = false
-
-    public init(color: TerminalColor? = nil, bold: Bool = false, reverse: Bool = false, dim: Bool = false) {
-        self.color = color
-        self.bold = bold
-        self.reverse = reverse
-        self.dim = dim
-    }
-
-    public static let plain = TextStyle()
-}
-
-/// A row of text made of styled spans.
-public struct StyledLine: Sendable {
-    public var spans: [(text: String, style: TextStyle)]
-
-    public init(_ text: String = "", _ style: TextStyle = .plain) {
-        spans = text.isEmpty ? [] : [(text, style)]
-    }
-
-    public mutating func append(_ text: String, _ style: TextStyle = .plain) {
-        spans.append((text, style))
     }
 }

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CellCanvas
 import RenderLoop
 import TerminalFront
-
 
 /// The live terminal view of the frame scheduler: figures, a commit-time sparkline
 /// against the deadline, and keys to change rate, prefetch and cell cost while it runs.
@@ -11,6 +11,7 @@ final class LiveSchedulerView: FrameDelegate {
     let options: RunOptions
     let demo: SchedulerDemo
     let terminal = TerminalSession()
+    private var presenter: CanvasPresenter?
     private var quit = false
 
     init(options: RunOptions) {
@@ -21,6 +22,7 @@ final class LiveSchedulerView: FrameDelegate {
     func run() throws {
         let signals = TerminationSignals()
         do { try terminal.start() } catch { throw AppError(description: error.description, status: 2) }
+        presenter = CanvasPresenter(capability: terminal.capability)
         let end = options.duration.map { demo.clock.now + $0 }
         var hungUp = false
         demo.scheduler.run(self) {
@@ -36,8 +38,10 @@ final class LiveSchedulerView: FrameDelegate {
     func commit(_ frame: FrameInfo) {
         while let key = terminal.nextKey() { handle(key) }
         demo.workload.commit(frame)
-        terminal.draw(screen(frame))
+        presenter?.present(screen(frame))
     }
+
+    var catchUpWorkInLastCommit: Duration { demo.workload.catchUpWorkInLastCommit }
 
     private func handle(_ key: Key) {
         let scheduler = demo.scheduler
@@ -53,59 +57,63 @@ final class LiveSchedulerView: FrameDelegate {
             demo.workload.cellCost = max(demo.workload.cellCost - .milliseconds(1), .zero)
         case .character("0"):
             scheduler.resetMeter()
+        case .resize, .control(12):  // Ctrl-L redraws everything
+            presenter?.invalidate()
         default: break
         }
     }
 
-    private func screen(_ frame: FrameInfo) -> [StyledLine] {
+    /// Writes styled pieces one after another along a row.
+    private struct Row {
+        let y: Int
+        var x = 0
+
+        mutating func write(_ text: String, _ style: CellStyle = .plain, into canvas: inout Canvas) {
+            x += canvas.draw(text, at: Point(x: x, y: y), style: style)
+        }
+    }
+
+    private func screen(_ frame: FrameInfo) -> Canvas {
         let scheduler = demo.scheduler
-        let meter = scheduler.meter
         let period = frame.refreshRate.period
         let (rows, columns) = terminal.size
+        var canvas = Canvas(columns: columns, rows: rows)
         guard rows >= 12, columns >= 60 else {
-            return [StyledLine("Terminal too small (\(columns)×\(rows)); need 60×12.", TextStyle(color: .yellow, bold: true))]
+            canvas.draw("Terminal too small (\(columns)×\(rows)); need 60×12.", at: Point(x: 0, y: 0), style: CellStyle(foreground: .yellow, bold: true))
+            return canvas
         }
-        let report = meter.report()
-        let bandColor: TerminalColor = switch report.band { case .good: .green; case .warning: .yellow; case .critical: .red }
+        let report = scheduler.meter.report()
+        let bandColor: Color = switch report.band { case .good: .green; case .warning: .yellow; case .critical: .red }
+        let dim = CellStyle(dim: true)
 
-        var title = StyledLine(" destinations ", TextStyle(bold: true, reverse: true))
-        title.append("  frame scheduler  ")
-        title.append("\(scheduler.refreshRate)", TextStyle(color: .cyan, bold: true))
-        title.append("   prefetch ")
-        title.append(scheduler.isIdleWorkEnabled ? "on" : "off", TextStyle(color: scheduler.isIdleWorkEnabled ? .green : .red, bold: true))
-        title.append("   cell cost \(fixed(demo.workload.cellCost.milliseconds, 1)) ms (\(fixed(demo.workload.cellCost / period, 2)) frames)")
+        var title = Row(y: 0)
+        title.write(" destinations ", CellStyle(bold: true, reverse: true), into: &canvas)
+        title.write("  frame scheduler  ", into: &canvas)
+        title.write("\(scheduler.refreshRate)", CellStyle(foreground: .cyan, bold: true), into: &canvas)
+        title.write("   prefetch ", into: &canvas)
+        title.write(scheduler.isIdleWorkEnabled ? "on" : "off", CellStyle(foreground: scheduler.isIdleWorkEnabled ? .green : .red, bold: true), into: &canvas)
+        title.write("   cell cost \(fixed(demo.workload.cellCost.milliseconds, 1)) ms (\(fixed(demo.workload.cellCost / period, 2)) frames)", into: &canvas)
 
-        var hitchLine = StyledLine(" frames \(report.frames)   hitches \(report.hitches)   hitch time \(fixed(report.totalHitchTime.milliseconds, 1)) ms   ratio ")
-        hitchLine.append("\(fixed(report.hitchRatio, 2)) ms/s \(report.band.rawValue)", TextStyle(color: bandColor, bold: true))
+        var hitches = Row(y: 2)
+        hitches.write(" frames \(report.frames)   hitches \(report.hitches)   hitch time \(fixed(report.totalHitchTime.milliseconds, 1)) ms   ratio ", into: &canvas)
+        hitches.write("\(fixed(report.hitchRatio, 2)) ms/s \(report.band.rawValue)", CellStyle(foreground: bandColor, bold: true), into: &canvas)
 
-        let sparkWidth = columns - 2
-        let recent = meter.records.suffix(sparkWidth)
-        var spark = StyledLine(" ")
+        canvas.draw(" commit  p50 \(fixed(report.commitP50.milliseconds, 2))  p95 \(fixed(report.commitP95.milliseconds, 2))  p99 \(fixed(report.commitP99.milliseconds, 2))  max \(fixed(report.commitMax.milliseconds, 2)) ms   deadline \(fixed(period.milliseconds, 2)) ms", at: Point(x: 0, y: 3))
+        canvas.draw(" cells   prepared in commit \(demo.workload.preparedInCommit)   in idle time \(demo.workload.preparedIdle)   idle jobs \(report.idleJobs)   skipped ticks \(report.skippedTicks)", at: Point(x: 0, y: 4))
+        canvas.draw(" commit time per frame, newest right (full height = 2 deadlines; red = hitch)", at: Point(x: 0, y: 6), style: dim)
+
         let levels = Array("▁▂▃▄▅▆▇█")
-        for record in recent {
+        var spark = Row(y: 7, x: 1)
+        for record in scheduler.meter.records.suffix(columns - 2) {
             let fraction = min(record.commitDuration / (period * 2), 1)
             let glyph = String(levels[min(Int(fraction * Double(levels.count)), levels.count - 1)])
-            spark.append(glyph, TextStyle(color: record.isHitch ? .red : (record.commitDuration > period / 2 ? .yellow : .green)))
+            let color: Color = record.isHitch ? .red : (record.commitDuration > period / 2 ? .yellow : .green)
+            spark.write(glyph, CellStyle(foreground: color), into: &canvas)
         }
 
-        return [
-            title,
-            StyledLine(),
-            hitchLine,
-            StyledLine(" commit  p50 \(fixed(report.commitP50.milliseconds, 2))  p95 \(fixed(report.commitP95.milliseconds, 2))  p99 \(fixed(report.commitP99.milliseconds, 2))  max \(fixed(report.commitMax.milliseconds, 2)) ms   deadline \(fixed(period.milliseconds, 2)) ms"),
-            StyledLine(" cells   prepared in commit \(demo.workload.preparedInCommit)   in idle time \(demo.workload.preparedIdle)   idle jobs \(report.idleJobs)   skipped ticks \(report.skippedTicks)"),
-            StyledLine(),
-            StyledLine(" commit time per frame, newest right (full height = 2 deadlines; red = hitch)", TextStyle(dim: true)),
-            spark,
-            StyledLine(),
-            StyledLine(" A steady scroll brings a new cell every 3 frames. Prefetch prepares it in idle time;", TextStyle(dim: true)),
-            StyledLine(" without it the cell is prepared inside the commit and, past the deadline, hitches.", TextStyle(dim: true)),
-            StyledLine(),
-            StyledLine(" q quit   p prefetch on/off   r 60/120 Hz   +/- cell cost 1 ms   0 reset counters", TextStyle(reverse: true)),
-        ]
+        canvas.draw(" A steady scroll brings a new cell every 3 frames. Prefetch prepares it in idle time;", at: Point(x: 0, y: 9), style: dim)
+        canvas.draw(" without it the cell is prepared inside the commit and, past the deadline, hitches.", at: Point(x: 0, y: 10), style: dim)
+        canvas.draw(" q quit   p prefetch on/off   r 60/120 Hz   +/- cell cost 1 ms   0 reset counters", at: Point(x: 0, y: 12), style: CellStyle(reverse: true))
+        return canvas
     }
-}
-
-extension LiveSchedulerView {
-    var catchUpWorkInLastCommit: Duration { demo.workload.catchUpWorkInLastCommit }
 }

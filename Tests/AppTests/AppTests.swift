@@ -101,6 +101,14 @@ import Testing
         #expect(!plainScreen.contains("\u{1B}[31m") && !plainScreen.contains("\u{1B}[38;5;1m"))
     }
 
+    @Test func directColourTerminalsGet24BitColour() throws {
+        let tmux = Tmux()
+        try tmux.start("\(AppProcess.binary.path) --prefetch off --refresh-rate 120", term: "xterm-direct")
+        defer { tmux.stop() }
+        let screen = try tmux.waitFor(escapes: true) { $0.contains("critical") }
+        #expect(screen.contains("\u{1B}[38;2;205;0;0m"), "24-bit red for the critical band:\n\(screen.debugDescription)")
+    }
+
     @Test func sigtermRestoresTheTerminalAndExits143() throws {
         let tmux = Tmux()
         try tmux.start("\(AppProcess.binary.path)")

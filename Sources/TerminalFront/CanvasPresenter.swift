@@ -1,0 +1,105 @@
+import CellCanvas
+import CNcursesw
+
+/// Shows a Canvas on the terminal, writing only the cells that changed since the last
+/// frame; colours are mapped to what the terminal can show and colour pairs are allocated
+/// on demand and recycled (least recently used) when the terminal's supply runs out.
+/// Main thread only; needs a started ``TerminalSession``.
+public final class CanvasPresenter {
+    public let capability: ColorCapability
+    private var shown: Canvas?
+    private var pairs: [PairKey: (number: Int32, lastUse: Int)] = [:]
+    private var freePairs: [Int32] = []
+    private var nextPair: Int32 = 1
+    private let pairLimit: Int32
+    private var frame = 0
+    /// Pairs recycled so far (each forces one full repaint).
+    public private(set) var recycledPairs = 0
+    /// Cells written in the last frame.
+    public private(set) var cellsWritten = 0
+
+    struct PairKey: Hashable {
+        let foreground: Int32
+        let background: Int32
+    }
+
+    public init(capability: ColorCapability) {
+        self.capability = capability
+        pairLimit = capability == .none ? 1 : max(2, min(cnc_color_pairs(), 65_536))
+    }
+
+    /// The capability of the running terminal.
+    public static func detectCapability(noColor: Bool) -> ColorCapability {
+        ColorCapability.detect(colors: has_colors() ? Int(cnc_colors()) : 0, directFlag: cnc_has_direct_color() != 0, noColor: noColor)
+    }
+
+    /// Forgets what is on screen (after a resize or a redraw request): the next frame
+    /// writes every cell.
+    public func invalidate() { shown = nil }
+
+    /// Writes the changed cells and updates the screen.
+    /// - Complexity: O(cells) to compare; ncurses calls only for changed cells.
+    public func present(_ canvas: Canvas) {
+        frame += 1
+        if shown?.columns != canvas.columns || shown?.rows != canvas.rows {
+            shown = nil
+            werase(cnc_stdscr())
+        }
+        cellsWritten = 0
+        let window = cnc_stdscr()
+        for y in 0..<canvas.rows {
+            for x in 0..<canvas.columns {
+                let cell = canvas[x, y]
+                if cell.isContinuation { continue }
+                if let shown, shown[x, y] == cell, (x + 1 >= canvas.columns || shown[x + 1, y] == canvas[x + 1, y]) { continue }
+                write(cell, x: x, y: y, window: window)
+                cellsWritten += 1
+            }
+        }
+        shown = canvas
+        wnoutrefresh(window)
+        doupdate()
+    }
+
+    private func write(_ cell: Cell, x: Int, y: Int, window: UnsafeMutablePointer<WINDOW>?) {
+        var text = Array(String(cell.glyph).unicodeScalars.map { wchar_t(bitPattern: $0.value) })
+        text.append(0)
+        let pair = pairNumber(for: cell.style)
+        _ = cnc_put_cell(window, Int32(y), Int32(x), text, attributes(cell.style), pair)
+    }
+
+    private func attributes(_ style: CellStyle) -> attr_t {
+        var value = cnc_a_normal()
+        if style.bold { value |= cnc_a_bold() }
+        if style.dim { value |= cnc_a_dim() }
+        if style.reverse { value |= cnc_a_reverse() }
+        if style.underline { value |= cnc_a_underline() }
+        return value
+    }
+
+    private func pairNumber(for style: CellStyle) -> Int32 {
+        guard capability != .none else { return 0 }
+        let key = PairKey(foreground: capability.number(for: style.foreground), background: capability.number(for: style.background))
+        if key.foreground == -1 && key.background == -1 { return 0 }
+        if let existing = pairs[key] {
+            pairs[key]?.lastUse = frame
+            return existing.number
+        }
+        let number: Int32
+        if nextPair < pairLimit {
+            number = nextPair
+            nextPair += 1
+        } else {
+            // Out of pairs: recycle the least recently used one. Cells already on screen
+            // with it would change colour, so the whole screen is written again next frame.
+            let victim = pairs.min { $0.value.lastUse < $1.value.lastUse }!
+            pairs[victim.key] = nil
+            number = victim.value.number
+            recycledPairs += 1
+            shown = nil
+        }
+        init_extended_pair(number, key.foreground, key.background)
+        pairs[key] = (number, frame)
+        return number
+    }
+}
