@@ -52,7 +52,7 @@ let package = Package(
         .executableTarget(
             name: "destinations",
             dependencies: [
-                "CellCanvas", "RenderLoop", "DiffableData", "TerminalFront",
+                "CellCanvas", "CollectionView", "DestinationsModel", "ImagePipeline", "RenderLoop", "DiffableData", "TerminalFront",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

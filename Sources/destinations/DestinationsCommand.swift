@@ -28,7 +28,9 @@ struct DestinationsCommand: ParsableCommand {
         three frames, each costing --cell-cost to prepare, at --refresh-rate. With prefetch on, \
         cells are prepared in idle frame time and commits meet their deadlines; with it off, \
         every new cell lands in a commit. Without a terminal, pass --duration for a headless run.
-        """
+        `destinations grid` browses the destination posts.
+        """,
+        subcommands: [GridCommand.self]
     )
 
     @Option(name: .long, help: ArgumentHelp("Display refresh rate in Hz, 24 to 480 (e.g. 60, 120, 59.94).", valueName: "hz"),

@@ -150,3 +150,23 @@ import Testing
         #expect(try tmux.waitFor { $0.contains("EXIT=") }.contains("EXIT=0"))
     }
 }
+
+@Suite(.serialized) struct GridAppTests {
+    @Test func theGridShowsPostsWithColouredThumbnailsScrollsAndQuits() throws {
+        let tmux = Tmux()
+        try tmux.start("\(AppProcess.binary.path) grid --latency 0", columns: 160, rows: 48)
+        defer { tmux.stop() }
+        let first = try tmux.waitFor { $0.contains("Cusco") && $0.contains("Saint Lucia") }
+        #expect(first.contains("Peru") && first.contains("♥"), "screen:\n\(first)")
+        let coloured = try tmux.waitFor(escapes: true) { $0.contains("\u{1B}[48;5;") }
+        #expect(coloured.contains("\u{1B}[48;5;"), "thumbnails use the 256-colour palette")
+        try tmux.keys("PageDown")
+        let paged = try tmux.waitFor { !$0.contains("Cusco") }
+        #expect(!paged.contains("Cusco") && paged.contains("♥"), "a page further:\n\(paged)")
+        try tmux.keys("g")
+        #expect(try tmux.waitFor { $0.contains("Cusco") }.contains("Cusco"))
+        try tmux.keys("q")
+        let after = try tmux.waitFor { $0.contains("EXIT=") }
+        #expect(after.contains("EXIT=0") && after.contains("destinations: "), "after quit:\n\(after)")
+    }
+}
