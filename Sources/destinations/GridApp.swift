@@ -28,6 +28,17 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
     var downloads: [Int: Cancellable] = [:]
     var selected = 1
     var quit = false
+    /// Likes added in this session, by post id (the catalogue itself is read-only).
+    var addedLikes: [Int: Int] = [:]
+    var sortOrder = SortOrder.catalogue
+    /// The filter being typed after `/` (nil: not filtering).
+    var filterText: String?
+    var appliedFilter = ""
+
+    enum SortOrder: String, CaseIterable {
+        case catalogue, title, region, likes
+        var next: SortOrder { Self.allCases[(Self.allCases.firstIndex(of: self)! + 1) % Self.allCases.count] }
+    }
     let latency: Duration
     lazy var registration = CellRegistration<PostCell, Int> { [unowned self] cell, path, id in configure(cell, at: path, id: id) }
 
@@ -112,7 +123,7 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
         let post = catalogue.post(id - 1)
         cell.title = post.title
         cell.region = post.region
-        cell.likes = post.numberOfLikes
+        cell.likes = likes(of: id)
         cell.isSelected = id == selected
         let asset = store.asset(for: key(for: id, width: view.layout.frame(for: path).width))
         cell.image = asset.image
@@ -150,6 +161,60 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
         }
     }
 
+    func likes(of id: Int) -> Int { catalogue.post(id - 1).numberOfLikes + addedLikes[id, default: 0] }
+
+    // MARK: Data: like, sort, filter
+
+    /// The posts to show, filtered and sorted.
+    func visibleIDs() -> [Int] {
+        var ids = Array(1...postCount)
+        if !appliedFilter.isEmpty {
+            let needle = appliedFilter.lowercased()
+            ids = ids.filter { let post = catalogue.post($0 - 1); return post.title.lowercased().contains(needle) || post.region.lowercased().contains(needle) }
+        }
+        switch sortOrder {
+        case .catalogue: break
+        case .title: ids.sort { (catalogue.post($0 - 1).title, $0) < (catalogue.post($1 - 1).title, $1) }
+        case .region: ids.sort { (catalogue.post($0 - 1).region, $0) < (catalogue.post($1 - 1).region, $1) }
+        case .likes: ids.sort { (likes(of: $0), $1) > (likes(of: $1), $0) }
+        }
+        return ids
+    }
+
+    /// A new snapshot from the current filter and order, applied with animation.
+    func refreshData(animated: Bool = true) {
+        var snapshot = Snapshot<Int, Int>()
+        snapshot.appendSections([0])
+        snapshot.appendItems(visibleIDs())
+        source.apply(snapshot, animatingDifferences: animated)
+        if !snapshot.contains(item: selected), let first = snapshot.itemIdentifiers.first { selected = first }
+    }
+
+    func like(_ id: Int) {
+        addedLikes[id, default: 0] += 1
+        var snapshot = source.snapshot()
+        snapshot.reconfigureItems([id])
+        source.apply(snapshot)
+    }
+
+    /// Moves the selection by `delta` items (±1 across, ±columns down), reconfiguring the
+    /// two cells whose border changes, and scrolls it into view.
+    func moveSelection(by delta: Int, at time: Duration) {
+        let snapshot = source.snapshot()
+        guard let index = snapshot.indexOfItem(selected) else { return }
+        let target = min(max(index + delta, 0), snapshot.numberOfItems - 1)
+        guard target != index else { return }
+        let old = selected
+        selected = snapshot.itemIdentifiers(inSection: 0)[target]
+        var update = snapshot
+        update.reconfigureItems([old, selected])
+        source.apply(update)
+        let frame = view.layout.frame(for: IndexPath(item: target, section: 0))
+        let top = view.physics.offset, height = Double(view.viewport.height)
+        if Double(frame.y) < top { view.scroll(byRows: Double(frame.y) - top, at: time) }
+        if Double(frame.maxY) > top + height { view.scroll(byRows: Double(frame.maxY) - top - height, at: time) }
+    }
+
     // MARK: Frames
 
     func drainMailbox(for frame: FrameInfo) { store.deliverCompletions() }
@@ -178,20 +243,58 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
                     at: Point(x: 0, y: 0), style: bar)
         let footer = canvas.rows - 1
         canvas.fill(Rect(x: 0, y: footer, width: canvas.columns, height: 1), with: Cell(" ", style: bar))
-        canvas.draw(" ↑↓/jk move  PgUp/PgDn/space page  g/G top/end  q quit", at: Point(x: 0, y: footer), style: bar)
+        let hints = filterText.map { " filter: \($0)▏  Enter keep  Esc clear" }
+            ?? " arrows/hjkl select  PgUp/PgDn page  g/G ends  L like  s sort (\(sortOrder.rawValue))  / filter\(appliedFilter.isEmpty ? "" : " '\(appliedFilter)'")  q quit"
+        canvas.draw(hints, at: Point(x: 0, y: footer), style: bar)
     }
 
     func handle(_ key: Key, at time: Duration) {
-        let pitch = Double(PostCell.height + view.layout.spacing)
+        if filterText != nil { return handleFilter(key) }
+        let columns = view.layout.columns
         switch key {
-        case .character("q"), .escape: quit = true
-        case .character("j"), .down: view.scroll(byRows: pitch, at: time)
-        case .character("k"), .up: view.scroll(byRows: -pitch, at: time)
+        case .character("q"): quit = true
+        case .escape where !appliedFilter.isEmpty:
+            appliedFilter = ""
+            refreshData()
+        case .escape: quit = true
+        case .character("j"), .down: moveSelection(by: columns, at: time)
+        case .character("k"), .up: moveSelection(by: -columns, at: time)
+        case .character("l"), .right: moveSelection(by: 1, at: time)
+        case .character("h"), .left: moveSelection(by: -1, at: time)
+        case .character("L"), .character("+"): like(selected)
+        case .character("s"):
+            sortOrder = sortOrder.next
+            refreshData()
+        case .character("/"): filterText = appliedFilter
         case .pageDown, .character(" "): view.scrollPage(1, at: time)
         case .pageUp: view.scrollPage(-1, at: time)
         case .character("g"), .home: view.scrollToTop()
         case .character("G"), .end: view.scrollToBottom()
         case .resize: resize()
+        default: break
+        }
+    }
+
+    /// Typing after `/`: every keystroke filters (a new snapshot, animated); Enter keeps
+    /// the filter, Esc clears it.
+    func handleFilter(_ key: Key) {
+        switch key {
+        case .enter: filterText = nil
+        case .escape:
+            filterText = nil
+            appliedFilter = ""
+            refreshData()
+        case .backspace:
+            if var text = filterText, !text.isEmpty {
+                text.removeLast()
+                filterText = text
+            }
+            appliedFilter = filterText ?? ""
+            refreshData()
+        case .character(let character):
+            filterText?.append(character)
+            appliedFilter = filterText ?? ""
+            refreshData()
         default: break
         }
     }

@@ -165,6 +165,15 @@ import Testing
         #expect(!paged.contains("Cusco") && paged.contains("♥"), "a page further:\n\(paged)")
         try tmux.keys("g")
         #expect(try tmux.waitFor { $0.contains("Cusco") }.contains("Cusco"))
+        // Select Saint Lucia (second post) and like it twice: a reconfigure of one item.
+        try tmux.keys("l", "L", "L")
+        #expect(try tmux.waitFor { $0.contains("♥ 7966") }.contains("♥ 7966"))
+        // Filter as you type: a new snapshot per keystroke.
+        try tmux.keys("/", "l", "a", "k", "e")
+        let filtered = try tmux.waitFor { $0.contains("filter: lake") && !$0.contains("Cusco") }
+        #expect(filtered.contains("Lake Bled") && !filtered.contains("Saint Lucia"), "filtered:\n\(filtered)")
+        try tmux.keys("Escape")
+        #expect(try tmux.waitFor { $0.contains("Cusco") }.contains("Saint Lucia"))
         try tmux.keys("q")
         let after = try tmux.waitFor { $0.contains("EXIT=") }
         #expect(after.contains("EXIT=0") && after.contains("destinations: "), "after quit:\n\(after)")
