@@ -72,9 +72,20 @@ public final class FrameScheduler {
     /// The predicted cost of an idle job of `kind`, if one ran.
     public func predictedCost(ofJobKind kind: String) -> Duration? { jobPredictors[kind]?.estimate }
 
-    /// Switches cadence from the next tick on; ticks stay drift-free from there.
+    /// Switches cadence from the next frame on; ticks stay drift-free from there. Safe to
+    /// call from inside a commit: the frame being produced finishes on the old cadence.
     public func changeRefreshRate(to rate: RefreshRate) {
-        guard rate != refreshRate else { return }
+        pendingRate = rate == refreshRate ? nil : rate
+    }
+
+    /// The rate the next frame will run at.
+    public var upcomingRefreshRate: RefreshRate { pendingRate ?? refreshRate }
+
+    private var pendingRate: RefreshRate?
+
+    private func applyPendingRate() {
+        guard let rate = pendingRate else { return }
+        pendingRate = nil
         tickBase = nextTick
         nextTickIndex = 0
         refreshRate = rate
@@ -83,6 +94,7 @@ public final class FrameScheduler {
     /// Produces one frame: steps 1 to 5 above. Returns its record (also kept by ``meter``).
     @discardableResult
     public func runFrame(_ delegate: some FrameDelegate) -> FrameRecord {
+        applyPendingRate()
         let tickIndex = nextTickIndex
         let tickTime = tick(tickIndex)
         clock.sleep(until: tickTime)

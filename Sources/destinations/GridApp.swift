@@ -34,6 +34,8 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
     /// The filter being typed after `/` (nil: not filtering).
     var filterText: String?
     var appliedFilter = ""
+    var showsHUD = true
+    static let hudRows = 4
 
     enum SortOrder: String, CaseIterable {
         case catalogue, title, region, likes
@@ -232,6 +234,7 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
         }
         view.commit(at: frame.presentationTime, into: &canvas)
         drawChrome(into: &canvas, frame: frame)
+        if showsHUD { drawHUD(into: &canvas, frame: frame) }
         presenter.present(canvas)
     }
 
@@ -244,8 +247,38 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
         let footer = canvas.rows - 1
         canvas.fill(Rect(x: 0, y: footer, width: canvas.columns, height: 1), with: Cell(" ", style: bar))
         let hints = filterText.map { " filter: \($0)▏  Enter keep  Esc clear" }
-            ?? " arrows/hjkl select  PgUp/PgDn page  g/G ends  L like  s sort (\(sortOrder.rawValue))  / filter\(appliedFilter.isEmpty ? "" : " '\(appliedFilter)'")  q quit"
+            ?? " arrows/hjkl select  PgUp/PgDn page  g/G ends  L like  s sort (\(sortOrder.rawValue))  / filter\(appliedFilter.isEmpty ? "" : " '\(appliedFilter)'")  p prefetch  r rate  H HUD  q quit"
         canvas.draw(hints, at: Point(x: 0, y: footer), style: bar)
+    }
+
+    /// Commit times against the deadline, the hitch ratio in its band's colour, and what
+    /// the pipeline is doing: cells prepared in commits and in idle time, cache, downloads.
+    func drawHUD(into canvas: inout Canvas, frame: FrameInfo) {
+        let width = min(canvas.columns, 64), height = Self.hudRows + 2
+        let box = Rect(x: canvas.columns - width, y: canvas.rows - 1 - height, width: width, height: height)
+        let panel = CellStyle(background: .palette(235))
+        canvas.fill(box, with: Cell(" ", style: panel))
+        canvas.box(box, style: CellStyle(foreground: .palette(244), background: .palette(235)))
+        let report = scheduler.meter.report()
+        let period = frame.refreshRate.period
+        let band: Color = switch report.band { case .good: .green; case .warning: .yellow; case .critical: .red }
+        var x = box.x + 2
+        x += canvas.draw("hitches \(report.hitches)  ", at: Point(x: x, y: box.y + 1), style: panel)
+        x += canvas.draw("\(fixed(report.hitchRatio, 2)) ms/s \(report.band.rawValue)", at: Point(x: x, y: box.y + 1),
+                         style: CellStyle(foreground: band, background: .palette(235), bold: true))
+        canvas.draw("  p99 \(fixed(report.commitP99.milliseconds, 2)) ms / \(fixed(period.milliseconds, 2))", at: Point(x: x, y: box.y + 1), style: panel)
+        let levels = Array("▁▂▃▄▅▆▇█")
+        for (offset, record) in scheduler.meter.records.suffix(width - 4).enumerated() {
+            let fraction = min(record.commitDuration / (period * 2), 1)
+            let color: Color = record.isHitch ? .red : (record.commitDuration > period / 2 ? .yellow : .green)
+            canvas.draw(String(levels[min(Int(fraction * 8), 7)]), at: Point(x: box.x + 2 + offset, y: box.y + 2),
+                        style: CellStyle(foreground: color, background: .palette(235)))
+        }
+        let cache = store.cache.counters
+        canvas.draw("cells: commit \(view.cellsPreparedInCommit) idle \(view.cellsPreparedIdle)  live \(view.liveCellCount)  prefetch \(view.prefetchBatches)/\(view.cancelBatches)",
+                    at: Point(x: box.x + 2, y: box.y + 3), width: width - 4, style: panel)
+        canvas.draw("cache: \(cache.hits) hits \(cache.misses) misses \(cache.evictions) evicted \(cache.bytes / 1024) KB  downloads \(downloads.count)",
+                    at: Point(x: box.x + 2, y: box.y + 4), width: width - 4, style: panel)
     }
 
     func handle(_ key: Key, at time: Duration) {
@@ -266,6 +299,9 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
             sortOrder = sortOrder.next
             refreshData()
         case .character("/"): filterText = appliedFilter
+        case .character("H"): showsHUD.toggle()
+        case .character("p"): scheduler.isIdleWorkEnabled.toggle()
+        case .character("r"): scheduler.changeRefreshRate(to: scheduler.upcomingRefreshRate == .hz60 ? .hz120 : .hz60)
         case .pageDown, .character(" "): view.scrollPage(1, at: time)
         case .pageUp: view.scrollPage(-1, at: time)
         case .character("g"), .home: view.scrollToTop()

@@ -49,7 +49,7 @@ final class LiveSchedulerView: FrameDelegate {
         case .character("q"), .character("Q"), .escape: quit = true
         case .character("p"): scheduler.isIdleWorkEnabled.toggle()
         case .character("r"):
-            scheduler.changeRefreshRate(to: scheduler.refreshRate == .hz60 ? .hz120 : .hz60)
+            scheduler.changeRefreshRate(to: scheduler.upcomingRefreshRate == .hz60 ? .hz120 : .hz60)
             demo.restartWorkload(cellCost: demo.workload.cellCost)
         case .character("+"), .character("="), .up:
             demo.workload.cellCost = min(demo.workload.cellCost + .milliseconds(1), .seconds(1))

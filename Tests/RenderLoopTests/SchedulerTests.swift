@@ -53,6 +53,30 @@ import TestSupport
         #expect(Array(ticks.suffix(3)) == [0, 1, 2].map { base + RefreshRate.hz120.tickOffset($0) })
     }
 
+    /// Regression: the app changes the rate while handling a key, inside a commit.
+    @Test func changingTheRateInsideACommitTakesEffectAtTheNextFrame() {
+        let clock = VirtualClock()
+        final class Switcher: FrameDelegate {
+            let clock: VirtualClock
+            weak var scheduler: FrameScheduler?
+            init(clock: VirtualClock) { self.clock = clock }
+            func commit(_ frame: FrameInfo) {
+                clock.advance(by: .milliseconds(1))
+                if frame.index == 2 { scheduler?.changeRefreshRate(to: .hz120) }
+            }
+        }
+        let switcher = Switcher(clock: clock)
+        let scheduler = FrameScheduler(refreshRate: .hz60, clock: clock)
+        switcher.scheduler = scheduler
+        scheduler.run(frames: 6, switcher)
+        let records = scheduler.meter.records
+        #expect(scheduler.meter.hitches == 0)
+        #expect(records[2].presentedAt == RefreshRate.hz60.tickOffset(3), "the frame that switched ends on the old cadence")
+        let base = RefreshRate.hz60.tickOffset(3)
+        #expect(records[3...].map(\.tick) == [0, 1, 2].map { base + RefreshRate.hz120.tickOffset($0) })
+        #expect(scheduler.refreshRate == .hz120)
+    }
+
     @Test func aJobThatDoesNotFitIsDeclinedAndOfferedAgain() {
         let clock = VirtualClock()
         let rate = try! RefreshRate(hertz: 100)
