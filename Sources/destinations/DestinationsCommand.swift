@@ -19,18 +19,46 @@ struct AppError: Error, CustomStringConvertible {
     var status: Int32 = 1
 }
 
+/// `destinations`: the grid by default; `destinations scheduler` shows the frame loop alone.
 struct DestinationsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "destinations",
-        abstract: "A hitch-free scrolling grid for the terminal, and the frame loop that measures it.",
+        abstract: "A hitch-free scrolling grid of destination posts for the terminal.",
+        subcommands: [GridCommand.self, SchedulerCommand.self],
+        defaultSubcommand: GridCommand.self
+    )
+    /// Parses and runs; returns the process exit status.
+    static func main(arguments: [String]) -> Int32 {
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+            return 0
+        } catch let error as AppError {
+            printError("destinations: \(error.description)")
+            return error.status
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+                return 0
+            }
+            printError(fullMessage(for: error))
+            return code == .validationFailure ? 2 : code.rawValue
+        }
+    }
+}
+
+/// `destinations scheduler`: the frame scheduler alone, live or headless.
+struct SchedulerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scheduler",
+        abstract: "Watch the frame scheduler: hitches with and without idle-time cell preparation.",
         discussion: """
-        In a terminal it shows the frame scheduler live: a steady scroll brings a new cell every \
-        three frames, each costing --cell-cost to prepare, at --refresh-rate. With prefetch on, \
-        cells are prepared in idle frame time and commits meet their deadlines; with it off, \
-        every new cell lands in a commit. Without a terminal, pass --duration for a headless run.
-        `destinations grid` browses the destination posts.
-        """,
-        subcommands: [GridCommand.self]
+        A steady scroll brings a new cell every three frames, each costing --cell-cost to prepare, \
+        at --refresh-rate. With prefetch on, cells are prepared in idle frame time and commits meet \
+        their deadlines; with it off, every new cell lands in a commit. Without a terminal, pass \
+        --duration for a headless run.
+        """
     )
 
     @Option(name: .long, help: ArgumentHelp("Display refresh rate in Hz, 24 to 480 (e.g. 60, 120, 59.94).", valueName: "hz"),
@@ -70,29 +98,10 @@ struct DestinationsCommand: ParsableCommand {
         } else if duration != nil {
             try HeadlessRun(options: options).run()
         } else {
-            throw AppError(description: "standard output is not a terminal: run destinations in a terminal, or pass --duration SECONDS for a headless run", status: 2)
+            throw AppError(description: "standard output is not a terminal: run destinations scheduler in a terminal, or pass --duration SECONDS for a headless run", status: 2)
         }
     }
 
-    /// Parses and runs; returns the process exit status.
-    static func main(arguments: [String]) -> Int32 {
-        do {
-            var command = try parseAsRoot(arguments)
-            try command.run()
-            return 0
-        } catch let error as AppError {
-            printError("destinations: \(error.description)")
-            return error.status
-        } catch {
-            let code = exitCode(for: error)
-            if code == .success {
-                print(fullMessage(for: error))
-                return 0
-            }
-            printError(fullMessage(for: error))
-            return code == .validationFailure ? 2 : code.rawValue
-        }
-    }
 }
 
 /// The flags, resolved once, handed to whichever loop runs.
@@ -104,7 +113,7 @@ struct RunOptions {
     let report: ReportFormat
     let traceFile: String?
 
-    init(command: DestinationsCommand) {
+    init(command: SchedulerCommand) {
         refreshRate = command.refreshRate
         prefetch = command.prefetch == .on
         cellCost = .milliseconds(command.cellCost)

@@ -8,7 +8,7 @@ import Glibc
 
 /// `destinations grid`: the photo grid of destination posts.
 struct GridCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "grid", abstract: "Browse the destination posts: a scrolling grid of photo thumbnails.")
+    static let configuration = CommandConfiguration(commandName: "grid", abstract: "Browse the destination posts: a scrolling grid of photo thumbnails (the default).")
 
     @Option(name: .long, help: ArgumentHelp("Display refresh rate in Hz, 24 to 480.", valueName: "hz"),
             transform: { text in
@@ -29,7 +29,7 @@ struct GridCommand: ParsableCommand {
 
     func run() throws {
         guard isatty(STDOUT_FILENO) == 1 && isatty(STDIN_FILENO) == 1 else {
-            throw AppError(description: "standard output is not a terminal: run destinations grid in a terminal", status: 2)
+            throw AppError(description: "standard output is not a terminal: run destinations in a terminal (destinations scheduler --duration S runs headless)", status: 2)
         }
         let catalogue: Catalogue
         do { catalogue = try Catalogue(folder: GridApp.assetsFolder) } catch { throw AppError(description: error.description, status: 1) }

@@ -3,7 +3,7 @@ import Testing
 
 @Suite(.serialized) struct HeadlessAppTests {
     @Test func headlessRunPrintsEveryReportField() throws {
-        let result = try AppProcess.run(["--duration", "1", "--refresh-rate", "120", "--cell-cost", "12", "--report", "json"])
+        let result = try AppProcess.run(["scheduler", "--duration", "1", "--refresh-rate", "120", "--cell-cost", "12", "--report", "json"])
         #expect(result.status == 0, "\(result.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
         for key in ["refresh_rate_hz", "prefetch", "cell_cost_ms", "duration_s", "frames", "hitches", "hitch_time_ms",
@@ -21,7 +21,7 @@ import Testing
     @Test func prefetchOffPreparesInCommitAndHitchesAtThisCost() throws {
         // 12 ms per cell cannot fit an 8.3 ms commit: every new cell is a hitch. This is
         // the behaviour, not a timing: the work is longer than the deadline by 3.7 ms.
-        let result = try AppProcess.run(["--duration", "1", "--refresh-rate", "120", "--cell-cost", "12", "--prefetch", "off", "--report", "json"])
+        let result = try AppProcess.run(["scheduler", "--duration", "1", "--refresh-rate", "120", "--cell-cost", "12", "--prefetch", "off", "--report", "json"])
         let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
         #expect((json["hitches"] as? Int ?? 0) > 0)
         #expect(json["cells_prepared_idle"] as? Int == 0)
@@ -30,7 +30,7 @@ import Testing
     @Test func traceFileIsChromeTraceJSON() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("trace-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let result = try AppProcess.run(["--duration", "0.5", "--trace-file", path])
+        let result = try AppProcess.run(["scheduler", "--duration", "0.5", "--trace-file", path])
         #expect(result.status == 0)
         let trace = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as! [String: Any]
         let events = trace["traceEvents"] as? [[String: Any]] ?? []
@@ -47,22 +47,26 @@ import Testing
         (["--no-such-flag"], "Unknown option"),
     ])
     func badFlagsGiveAClearMessageAndExitCode2(arguments: [String], message: String) throws {
-        let result = try AppProcess.run(["--duration", "1"] + arguments)
+        let result = try AppProcess.run(["scheduler", "--duration", "1"] + arguments)
         #expect(result.status == 2)
         #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
         #expect(result.stdout.isEmpty)
     }
 
-    @Test func noTerminalAndNoDurationIsRefusedWithExitCode2() throws {
-        let result = try AppProcess.run([])
-        #expect(result.status == 2)
-        #expect(result.stderr.contains("standard output is not a terminal"))
+    @Test func noTerminalIsRefusedWithExitCode2() throws {
+        for arguments in [[], ["grid"], ["scheduler"]] {
+            let result = try AppProcess.run(arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stderr.contains("standard output is not a terminal"), "\(arguments): \(result.stderr)")
+        }
     }
 
     @Test func helpExitsZero() throws {
         let result = try AppProcess.run(["--help"])
         #expect(result.status == 0)
-        #expect(result.stdout.contains("--refresh-rate"))
+        #expect(result.stdout.contains("grid") && result.stdout.contains("scheduler"))
+        let scheduler = try AppProcess.run(["scheduler", "--help"])
+        #expect(scheduler.status == 0 && scheduler.stdout.contains("--refresh-rate"))
     }
 }
 
@@ -70,7 +74,7 @@ import Testing
     @Test(arguments: ["xterm-256color", "xterm-direct", "screen", "linux"])
     func liveViewShowsFiguresReactsToKeysAndRestoresOnQuit(term: String) throws {
         let tmux = Tmux()
-        try tmux.start("\(AppProcess.binary.path) --refresh-rate 120 --prefetch off", term: term)
+        try tmux.start("\(AppProcess.binary.path) scheduler --refresh-rate 120 --prefetch off", term: term)
         defer { tmux.stop() }
         let screen = try tmux.waitFor { $0.contains("hitches") && $0.contains("120 Hz") && $0.contains("prefetch off") }
         #expect(screen.contains("frame scheduler"), "screen:\n\(screen)")
@@ -90,12 +94,12 @@ import Testing
 
     @Test func colouredOutputUnlessNoColor() throws {
         let coloured = Tmux()
-        try coloured.start("\(AppProcess.binary.path) --prefetch off --refresh-rate 120")
+        try coloured.start("\(AppProcess.binary.path) scheduler --prefetch off --refresh-rate 120")
         defer { coloured.stop() }
         let screen = try coloured.waitFor(escapes: true) { $0.contains("critical") }
         #expect(screen.contains("\u{1B}[31m") || screen.contains("\u{1B}[38;5;1m"), "the critical band is red:\n\(screen.debugDescription)")
         let plain = Tmux()
-        try plain.start("\(AppProcess.binary.path) --prefetch off --refresh-rate 120", environment: "NO_COLOR=1")
+        try plain.start("\(AppProcess.binary.path) scheduler --prefetch off --refresh-rate 120", environment: "NO_COLOR=1")
         defer { plain.stop() }
         let plainScreen = try plain.waitFor(escapes: true) { $0.contains("critical") }
         #expect(!plainScreen.contains("\u{1B}[31m") && !plainScreen.contains("\u{1B}[38;5;1m"))
@@ -103,7 +107,7 @@ import Testing
 
     @Test func directColourTerminalsGet24BitColour() throws {
         let tmux = Tmux()
-        try tmux.start("\(AppProcess.binary.path) --prefetch off --refresh-rate 120", term: "xterm-direct")
+        try tmux.start("\(AppProcess.binary.path) scheduler --prefetch off --refresh-rate 120", term: "xterm-direct")
         defer { tmux.stop() }
         let screen = try tmux.waitFor(escapes: true) { $0.contains("critical") }
         #expect(screen.contains("\u{1B}[38;2;205;0;0m"), "24-bit red for the critical band:\n\(screen.debugDescription)")
@@ -111,7 +115,7 @@ import Testing
 
     @Test func sigtermRestoresTheTerminalAndExits143() throws {
         let tmux = Tmux()
-        try tmux.start("\(AppProcess.binary.path)")
+        try tmux.start("\(AppProcess.binary.path) scheduler")
         defer { tmux.stop() }
         _ = try tmux.waitFor { $0.contains("hitches") }
         let app = try #require(try tmux.appPID())
@@ -123,7 +127,7 @@ import Testing
 
     @Test func closingTheTerminalEndsTheApp() throws {
         let tmux = Tmux()
-        try tmux.start("\(AppProcess.binary.path)")
+        try tmux.start("\(AppProcess.binary.path) scheduler")
         defer { tmux.stop() }
         _ = try tmux.waitFor { $0.contains("hitches") }
         let app = try #require(try tmux.appPID())
@@ -139,7 +143,7 @@ import Testing
 
     @Test func tinyTerminalShowsAMessageUntilResized() throws {
         let tmux = Tmux()
-        try tmux.start("\(AppProcess.binary.path)", columns: 40, rows: 8)
+        try tmux.start("\(AppProcess.binary.path) scheduler", columns: 40, rows: 8)
         defer { tmux.stop() }
         #expect(try tmux.waitFor { $0.contains("too small") }.contains("Terminal too small"))
         try tmux.run(["resize-window", "-t", tmux.session, "-x", "100", "-y", "30"])
@@ -154,7 +158,7 @@ import Testing
 @Suite(.serialized) struct GridAppTests {
     @Test func theGridShowsPostsWithColouredThumbnailsScrollsAndQuits() throws {
         let tmux = Tmux()
-        try tmux.start("\(AppProcess.binary.path) grid --latency 0", columns: 160, rows: 48)
+        try tmux.start("\(AppProcess.binary.path) --latency 0", columns: 160, rows: 48)
         defer { tmux.stop() }
         let first = try tmux.waitFor { $0.contains("Cusco") && $0.contains("Saint Lucia") }
         #expect(first.contains("Peru") && first.contains("♥"), "screen:\n\(first)")
