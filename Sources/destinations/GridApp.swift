@@ -35,6 +35,11 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
     var filterText: String?
     var appliedFilter = ""
     var showsHUD = true
+    var prefetchEnabled = true
+    var imageMode = ImageMode.async
+    var cellCost: Duration = .zero
+    /// The main thread's own preparer, for `--images sync` (the seeds' wrong way).
+    lazy var mainThreadPreparer = ImagePreparer(colorMode: store.colorMode)
     static let hudRows = 4
 
     enum SortOrder: String, CaseIterable {
@@ -70,6 +75,7 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
         source.apply(snapshot, animatingDifferences: false)
         resize()
         scheduler.idleWork = view
+        scheduler.isIdleWorkEnabled = prefetchEnabled
         var hungUp = false
         scheduler.run(self) {
             if scheduler.meter.frames % 16 == 0 && terminal.isHungUp { hungUp = true }
@@ -127,7 +133,20 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
         cell.region = post.region
         cell.likes = likes(of: id)
         cell.isSelected = id == selected
-        let asset = store.asset(for: key(for: id, width: view.layout.frame(for: path).width))
+        if cellCost > .zero { clock.spin(for: cellCost) }
+        let key = key(for: id, width: view.layout.frame(for: path).width)
+        if imageMode == .sync {
+            // Decoded at full size, here, on the main thread, while the frame waits.
+            do {
+                cell.image = try mainThreadPreparer.prepare(key.asset, columns: key.columns, rows: key.rows, fullSize: true)
+                cell.isPlaceholder = false
+            } catch {
+                cell.image = store.placeholders.placeholder(for: key.asset, columns: key.columns, rows: key.rows, colorMode: store.colorMode)
+                cell.failure = error.shortLabel
+            }
+            return
+        }
+        let asset = store.asset(for: key)
         cell.image = asset.image
         cell.isPlaceholder = asset.isPlaceholder
         if case .failed(_, let error) = asset { cell.failure = error.shortLabel }
@@ -150,6 +169,7 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
     }
 
     func prefetchItems(at indexPaths: [IndexPath]) {
+        guard imageMode == .async else { return }
         for path in indexPaths {
             guard let id = view.snapshot.itemIdentifier(at: path) else { continue }
             if case .placeholder = store.asset(for: key(for: id, width: view.layout.frame(for: path).width)) { startDownload(id, at: path) }
@@ -242,7 +262,7 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
         let report = scheduler.meter.report()
         let bar = CellStyle(reverse: true)
         canvas.fill(Rect(x: 0, y: 0, width: canvas.columns, height: 1), with: Cell(" ", style: bar))
-        canvas.draw(" destinations  \(frame.refreshRate)  prefetch \(scheduler.isIdleWorkEnabled ? "on" : "off")  images async  \(postCount) posts  hitches \(report.hitches)  \(fixed(report.hitchRatio, 1)) ms/s \(report.band.rawValue)",
+        canvas.draw(" destinations  \(frame.refreshRate)  prefetch \(scheduler.isIdleWorkEnabled ? "on" : "off")  images \(imageMode.rawValue)\(cellCost > .zero ? "  cell cost \(fixed(cellCost.milliseconds, 1)) ms" : "")  \(postCount) posts  hitches \(report.hitches)  \(fixed(report.hitchRatio, 1)) ms/s \(report.band.rawValue)",
                     at: Point(x: 0, y: 0), style: bar)
         let footer = canvas.rows - 1
         canvas.fill(Rect(x: 0, y: footer, width: canvas.columns, height: 1), with: Cell(" ", style: bar))

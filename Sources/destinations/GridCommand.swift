@@ -6,6 +6,11 @@ import RenderLoop
 import Glibc
 #endif
 
+/// How images reach cells.
+enum ImageMode: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case async, sync
+}
+
 /// `destinations grid`: the photo grid of destination posts.
 struct GridCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "grid", abstract: "Browse the destination posts: a scrolling grid of photo thumbnails (the default).")
@@ -22,7 +27,17 @@ struct GridCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Simulated network latency per image in ms (jitter ±50 %).", valueName: "ms"))
     var latency: Double = 80
 
+    @Option(help: "Prepare upcoming cells in idle frame time.")
+    var prefetch: PrefetchMode = .on
+
+    @Option(help: "async: placeholder, prepared off the main thread, reconfigured; sync: full-size decode on the main thread while configuring (the wrong way, for comparison).")
+    var images: ImageMode = .async
+
+    @Option(help: ArgumentHelp("Extra synthetic work per cell configuration, 0 to 1000 ms.", valueName: "ms"))
+    var cellCost: Double = 0
+
     func validate() throws {
+        guard cellCost.isFinite, (0...1000).contains(cellCost) else { throw ValidationError("--cell-cost must be between 0 and 1000 ms, got \(cellCost)") }
         guard (1...1_000_000).contains(posts) else { throw ValidationError("--posts must be between 1 and 1000000, got \(posts)") }
         guard latency.isFinite, (0...10_000).contains(latency) else { throw ValidationError("--latency must be between 0 and 10000 ms, got \(latency)") }
     }
@@ -33,6 +48,10 @@ struct GridCommand: ParsableCommand {
         }
         let catalogue: Catalogue
         do { catalogue = try Catalogue(folder: GridApp.assetsFolder) } catch { throw AppError(description: error.description, status: 1) }
-        try GridApp(catalogue: catalogue, posts: posts, refreshRate: refreshRate, latency: .milliseconds(latency)).run()
+        let app = GridApp(catalogue: catalogue, posts: posts, refreshRate: refreshRate, latency: .milliseconds(latency))
+        app.prefetchEnabled = prefetch == .on
+        app.imageMode = images
+        app.cellCost = .milliseconds(cellCost)
+        try app.run()
     }
 }

@@ -182,4 +182,14 @@ import Testing
         let after = try tmux.waitFor { $0.contains("EXIT=") }
         #expect(after.contains("EXIT=0") && after.contains("destinations: "), "after quit:\n\(after)")
     }
+
+    @Test func syncImagesWithoutPrefetchRunAndSayWhatTheyAre() throws {
+        let tmux = Tmux()
+        try tmux.start("\(AppProcess.binary.path) --images sync --prefetch off --cell-cost 1", columns: 120, rows: 40)
+        defer { tmux.stop() }
+        let screen = try tmux.waitFor { $0.contains("Cusco") }
+        #expect(screen.contains("prefetch off  images sync  cell cost 1.0 ms"), "header:\n\(screen)")
+        try tmux.keys("q")
+        #expect(try tmux.waitFor { $0.contains("EXIT=") }.contains("EXIT=0"))
+    }
 }
