@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "ImagePipeline", dependencies: ["CoreKit", "CellCanvas", "CTurboJPEG", "CPNG", "CChafa"]),
 
         // Layout, scrolling, cells and their lifecycle, prefetching, the diffable data source.
-        .target(name: "CollectionView", dependencies: ["CellCanvas", "DiffableData", "RenderLoop"]),
+        .target(name: "CollectionView", dependencies: ["CoreKit", "CellCanvas", "DiffableData", "RenderLoop"]),
 
         // The app's model: destination posts and the catalogue (no UI).
         .target(name: "DestinationsModel", dependencies: ["ImagePipeline"]),
@@ -52,7 +52,7 @@ let package = Package(
         .executableTarget(
             name: "destinations",
             dependencies: [
-                "CellCanvas", "CollectionView", "DestinationsModel", "ImagePipeline", "RenderLoop", "DiffableData", "TerminalFront",
+                "CoreKit", "CellCanvas", "CollectionView", "DestinationsModel", "ImagePipeline", "RenderLoop", "DiffableData", "TerminalFront",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "RenderLoopTests", dependencies: ["CoreKit", "RenderLoop", "TestSupport"]),
         .testTarget(name: "DiffableDataTests", dependencies: ["CoreKit", "DiffableData", "TestSupport"]),
         .testTarget(name: "CellCanvasTests", dependencies: ["CellCanvas"]),
-        .testTarget(name: "CollectionViewTests", dependencies: ["CollectionView", "CellCanvas", "DiffableData", "RenderLoop", "TestSupport"]),
+        .testTarget(name: "CollectionViewTests", dependencies: ["CoreKit", "CollectionView", "CellCanvas", "DiffableData", "RenderLoop", "TestSupport"]),
         .testTarget(name: "DestinationsModelTests", dependencies: ["DestinationsModel", "ImagePipeline"]),
         .testTarget(name: "ImagePipelineTests", dependencies: ["CoreKit", "CellCanvas", "ImagePipeline"], resources: [.copy("Fixtures")]),
         // End-to-end: runs the built binary headless and in tmux.

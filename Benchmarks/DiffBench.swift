@@ -1,3 +1,4 @@
+import CoreKit
 import ArgumentParser
 import DiffableData
 import Foundation

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CoreKit
 import RenderLoop
 
 /// Shared helpers: wall time, CPU time, peak memory, medians.
@@ -56,20 +57,7 @@ enum Measure {
         return .nan
     }
 
-    static func format(_ value: Double, _ decimals: Int = 2) -> String {
-        guard value.isFinite else { return "-" }
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let rounded = (value * scale).rounded() / scale
-        var text = "\(rounded)"
-        if let dot = text.firstIndex(of: ".") {
-            let fraction = text[text.index(after: dot)...]
-            if fraction.count < decimals { text += String(repeating: "0", count: decimals - fraction.count) }
-        } else if decimals > 0 {
-            text += "." + String(repeating: "0", count: decimals)
-        }
-        return text
-    }
+    static func format(_ value: Double, _ decimals: Int = 2) -> String { formatFixed(value, decimals) }
 
     static func json(_ value: Double?) -> String {
         guard let value, value.isFinite else { return "null" }

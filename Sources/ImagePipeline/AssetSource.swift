@@ -27,8 +27,8 @@ public struct SimulatedNetworkSource: AssetSource {
     public func delay(forRequest request: Int) -> Duration {
         guard jitter > .zero else { return latency }
         var rng = SplitMix64(seed: seed &+ UInt64(truncatingIfNeeded: request) &* 0x9E37_79B9)
-        let spread = jitter.nanosecondsValue * 2
-        let offset = Int64(rng.next() % UInt64(spread + 1)) - jitter.nanosecondsValue
+        let spread = jitter.nanoseconds * 2
+        let offset = Int64(rng.next() % UInt64(spread + 1)) - jitter.nanoseconds
         return max(.zero, latency + .nanoseconds(offset))
     }
 
@@ -38,16 +38,9 @@ public struct SimulatedNetworkSource: AssetSource {
         while remaining > .zero {
             if cancellation.isCancelled { return nil }
             let step = min(slice, remaining)
-            Thread.sleep(forTimeInterval: Double(step.nanosecondsValue) / 1e9)
+            Thread.sleep(forTimeInterval: Double(step.nanoseconds) / 1e9)
             remaining -= step
         }
         return cancellation.isCancelled ? nil : asset.path
-    }
-}
-
-extension Duration {
-    var nanosecondsValue: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }

@@ -1,3 +1,5 @@
+import CoreKit
+
 /// Apple's bands for the hitch time ratio (ms of hitch per second of scrolling).
 public enum HitchBand: String, Sendable, Hashable, CaseIterable {
     /// Under 5 ms/s: hitches are rare enough that people do not notice.

@@ -1,3 +1,5 @@
+import CoreKit
+
 /// A display refresh rate: the cadence of vsync ticks and so the commit deadline.
 ///
 /// Stored in millihertz so that 59.94 Hz is exact and tick times are integer arithmetic:

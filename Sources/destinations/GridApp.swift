@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import CoreKit
 import Glibc
 #endif
 import CellCanvas

@@ -1,3 +1,4 @@
+import CoreKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -53,14 +54,7 @@ struct RunSummary {
     }
 }
 
-/// A number with exactly `decimals` decimals (no Foundation formatting on the hot path).
+/// A number with exactly `decimals` decimals (0 for non-finite values, as reports expect).
 func fixed(_ value: Double, _ decimals: Int) -> String {
-    guard value.isFinite else { return "0" }
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    let scaled = Int64((abs(value) * scale).rounded())
-    let whole = scaled / Int64(scale)
-    let fraction = String(scaled % Int64(scale))
-    let sign = value < 0 && scaled != 0 ? "-" : ""
-    return decimals == 0 ? "\(sign)\(whole)" : "\(sign)\(whole).\(String(repeating: "0", count: decimals - fraction.count))\(fraction)"
+    value.isFinite ? formatFixed(value, decimals) : formatFixed(0, decimals)
 }
