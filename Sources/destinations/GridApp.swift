@@ -77,16 +77,11 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
         resize()
         scheduler.idleWork = view
         scheduler.isIdleWorkEnabled = prefetchEnabled
-        var hungUp = false
-        scheduler.run(self) {
-            if scheduler.meter.frames % 16 == 0 && terminal.isHungUp { hungUp = true }
-            return !quit && !hungUp && signals.signal == nil
-        }
-        terminal.end()
-        if hungUp { throw AppError(description: "the terminal went away", status: 128 + SIGHUP) }
+        let stop = TerminalLoop.run(scheduler, self, terminal: terminal, signals: signals) { quit }
+        try TerminalLoop.checkTerminal(stop)
         let report = scheduler.meter.report()
         print("destinations: \(report.frames) frames at \(scheduler.refreshRate), \(report.hitches) hitches, hitch ratio \(fixed(report.hitchRatio, 2)) ms/s (\(report.band.rawValue)); cells prepared in commit \(view.cellsPreparedInCommit), in idle time \(view.cellsPreparedIdle)")
-        if let signal = signals.signal { throw AppError(description: "stopped by signal \(signal)", status: 128 + signal) }
+        try TerminalLoop.checkSignal(stop)
     }
 
     /// The bundled Assets folder: `./Assets`, else the nearest `Assets` above the executable
@@ -288,13 +283,8 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
         x += canvas.draw("\(fixed(report.hitchRatio, 2)) ms/s \(report.band.rawValue)", at: Point(x: x, y: box.y + 1),
                          style: CellStyle(foreground: band, background: .palette(235), bold: true))
         canvas.draw("  p99 \(fixed(report.commitP99.milliseconds, 2)) ms / \(fixed(period.milliseconds, 2))", at: Point(x: x, y: box.y + 1), style: panel)
-        let levels = Array("▁▂▃▄▅▆▇█")
-        for (offset, record) in scheduler.meter.records.suffix(width - 4).enumerated() {
-            let fraction = min(record.commitDuration / (period * 2), 1)
-            let color: Color = record.isHitch ? .red : (record.commitDuration > period / 2 ? .yellow : .green)
-            canvas.draw(String(levels[min(Int(fraction * 8), 7)]), at: Point(x: box.x + 2 + offset, y: box.y + 2),
-                        style: CellStyle(foreground: color, background: .palette(235)))
-        }
+        CommitSparkline.draw(scheduler.meter.records.suffix(width - 4), period: period, at: Point(x: box.x + 2, y: box.y + 2),
+                             background: .palette(235), into: &canvas)
         let cache = store.cache.counters
         canvas.draw("cells: commit \(view.cellsPreparedInCommit) idle \(view.cellsPreparedIdle)  live \(view.liveCellCount)  prefetch \(view.prefetchBatches)/\(view.cancelBatches)",
                     at: Point(x: box.x + 2, y: box.y + 3), width: width - 4, style: panel)

@@ -25,15 +25,12 @@ final class LiveSchedulerView: FrameDelegate {
         do { try terminal.start() } catch { throw AppError(description: error.description, status: 2) }
         presenter = CanvasPresenter(capability: terminal.capability)
         let end = options.duration.map { demo.clock.now + $0 }
-        var hungUp = false
-        demo.scheduler.run(self) {
-            if demo.scheduler.meter.frames % 16 == 0 && terminal.isHungUp { hungUp = true }
-            return !quit && !hungUp && signals.signal == nil && end.map { demo.clock.now < $0 } ?? true
+        let stop = TerminalLoop.run(demo.scheduler, self, terminal: terminal, signals: signals) {
+            quit || end.map { demo.clock.now >= $0 } ?? false
         }
-        terminal.end()
-        if hungUp { throw AppError(description: "the terminal went away", status: 128 + SIGHUP) }
+        try TerminalLoop.checkTerminal(stop)
         try demo.summary(options: options).printAndTrace(records: demo.scheduler.meter.records)
-        if let signal = signals.signal { throw AppError(description: "stopped by signal \(signal)", status: 128 + signal) }
+        try TerminalLoop.checkSignal(stop)
     }
 
     func commit(_ frame: FrameInfo) {
@@ -103,14 +100,7 @@ final class LiveSchedulerView: FrameDelegate {
         canvas.draw(" cells   prepared in commit \(demo.workload.preparedInCommit)   in idle time \(demo.workload.preparedIdle)   idle jobs \(report.idleJobs)   skipped ticks \(report.skippedTicks)", at: Point(x: 0, y: 4))
         canvas.draw(" commit time per frame, newest right (full height = 2 deadlines; red = hitch)", at: Point(x: 0, y: 6), style: dim)
 
-        let levels = Array("▁▂▃▄▅▆▇█")
-        var spark = Row(y: 7, x: 1)
-        for record in scheduler.meter.records.suffix(columns - 2) {
-            let fraction = min(record.commitDuration / (period * 2), 1)
-            let glyph = String(levels[min(Int(fraction * Double(levels.count)), levels.count - 1)])
-            let color: Color = record.isHitch ? .red : (record.commitDuration > period / 2 ? .yellow : .green)
-            spark.write(glyph, CellStyle(foreground: color), into: &canvas)
-        }
+        CommitSparkline.draw(scheduler.meter.records.suffix(columns - 2), period: period, at: Point(x: 1, y: 7), into: &canvas)
 
         canvas.draw(" A steady scroll brings a new cell every 3 frames. Prefetch prepares it in idle time;", at: Point(x: 0, y: 9), style: dim)
         canvas.draw(" without it the cell is prepared inside the commit and, past the deadline, hitches.", at: Point(x: 0, y: 10), style: dim)

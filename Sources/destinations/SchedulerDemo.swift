@@ -12,16 +12,21 @@ final class SchedulerDemo {
     init(options: RunOptions) {
         startedAt = clock.now
         scheduler = FrameScheduler(refreshRate: options.refreshRate, clock: clock)
-        workload = SteadyScrollWorkload(startingAt: scheduler.nextTick, cellCost: options.cellCost, spend: { _ in })
+        workload = Self.workload(from: scheduler, cellCost: options.cellCost)
         scheduler.isIdleWorkEnabled = options.prefetch
-        restartWorkload(cellCost: options.cellCost)
+        scheduler.idleWork = workload
     }
 
     /// A fresh scroll from the next tick (after a rate change the old tick count is meaningless).
     func restartWorkload(cellCost: Duration) {
-        let clock = clock
-        workload = SteadyScrollWorkload(startingAt: scheduler.nextTick, cellCost: cellCost, spend: { clock.spin(for: $0) })
+        workload = Self.workload(from: scheduler, cellCost: cellCost)
         scheduler.idleWork = workload
+    }
+
+    /// A steady scroll starting at `scheduler`'s next tick whose work burns real CPU.
+    private static func workload(from scheduler: FrameScheduler, cellCost: Duration) -> SteadyScrollWorkload {
+        let clock = scheduler.clock
+        return SteadyScrollWorkload(startingAt: scheduler.nextTick, cellCost: cellCost, spend: { clock.spin(for: $0) })
     }
 
     func summary(options: RunOptions) -> RunSummary {

@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CellCanvas
+import RenderLoop
+import TerminalFront
+
+/// The frame loop of a terminal screen, and how it ended: shared by the grid and the
+/// scheduler view so that every exit path restores the terminal the same way.
+enum TerminalLoop {
+    enum Stop {
+        case finished
+        case signal(Int32)
+        case hungUp
+    }
+
+    /// Runs frames until `done()`, a termination signal or a hang-up, then restores the terminal.
+    static func run(_ scheduler: FrameScheduler, _ delegate: some FrameDelegate, terminal: TerminalSession,
+                    signals: TerminationSignals, until done: () -> Bool) -> Stop {
+        var hungUp = false
+        scheduler.run(delegate) {
+            if scheduler.meter.frames % 16 == 0 && terminal.isHungUp { hungUp = true }
+            return !done() && !hungUp && signals.signal == nil
+        }
+        terminal.end()
+        if hungUp { return .hungUp }
+        return signals.signal.map(Stop.signal) ?? .finished
+    }
+
+    /// Before the summary: a lost terminal prints nothing more.
+    static func checkTerminal(_ stop: Stop) throws {
+        if case .hungUp = stop { throw AppError(description: "the terminal went away", status: 128 + SIGHUP) }
+    }
+
+    /// After the summary: a signal ends with 128 + its number.
+    static func checkSignal(_ stop: Stop) throws {
+        if case .signal(let number) = stop { throw AppError(description: "stopped by signal \(number)", status: 128 + number) }
+    }
+}
+
+/// Commit times of the latest frames as bars, full height at two deadlines: green under
+/// half a deadline, yellow above, red for a hitch.
+enum CommitSparkline {
+    static let levels = Array("▁▂▃▄▅▆▇█")
+
+    static func draw(_ records: ArraySlice<FrameRecord>, period: Duration, at origin: Point,
+                     background: Color = .default, into canvas: inout Canvas) {
+        for (offset, record) in records.enumerated() {
+            let fraction = min(record.commitDuration / (period * 2), 1)
+            let color: Color = record.isHitch ? .red : (record.commitDuration > period / 2 ? .yellow : .green)
+            canvas.draw(String(levels[min(Int(fraction * Double(levels.count)), levels.count - 1)]),
+                        at: Point(x: origin.x + offset, y: origin.y), style: CellStyle(foreground: color, background: background))
+        }
+    }
+}
