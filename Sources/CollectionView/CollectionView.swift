@@ -158,10 +158,12 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
     public func scrollToTop() { hasScrolled = true; physics.jump(to: 0) }
     public func scrollToBottom() { hasScrolled = true; physics.jump(to: physics.maximumOffset) }
 
-    var scrollDirection: Int {
-        let direction = physics.direction
-        if direction != 0 { lastDirection = direction }
-        return lastDirection
+    /// The direction of the last movement (down before any): orients the ranges.
+    var scrollDirection: Int { lastDirection }
+
+    /// Remembers which way the view is moving; a view at rest keeps its last direction.
+    func noteDirection() {
+        if physics.direction != 0 { lastDirection = physics.direction }
     }
 
     // MARK: The commit
@@ -171,6 +173,7 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
     public func commit(at time: Duration, into canvas: inout Canvas) {
         catchUpTimeInLastCommit = .zero
         dataSource?.flush(at: time)
+        noteDirection()
         physics.advance(to: time)
         let top = Int(physics.offset.rounded(.down))
         let visiblePaths = layout.indexPaths(inRows: top, top + viewport.height)

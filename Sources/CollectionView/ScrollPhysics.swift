@@ -62,7 +62,7 @@ public struct ScrollPhysics: Sendable {
 
     /// A mouse-wheel tick adds velocity in its direction (repeated ticks accelerate).
     public mutating func wheel(rows: Double, at time: Duration) {
-        if animation != nil { animation = nil }
+        animation = nil
         if lastTime == nil || velocity == 0 { lastTime = time }
         velocity += rows * 12
     }

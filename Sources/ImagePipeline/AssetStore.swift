@@ -81,7 +81,9 @@ public final class AssetStore {
     @discardableResult
     public func deliverCompletions() -> Int {
         var delivered = 0
-        for completion in loader.inbox.drain() {
+        let arrived = loader.inbox.drain()
+        guard !arrived.isEmpty else { return 0 }
+        for completion in arrived {
             if case .failure(let error) = completion.result { failures[completion.key] = error }
             guard let request = pending.removeValue(forKey: completion.request), !request.cancellable.isCancelled else { continue }
             request.completion(completion.result)
