@@ -17,6 +17,7 @@
 #include <ncursesw/term.h>
 
 static inline WINDOW *cnc_stdscr(void) { return stdscr; }
+static inline WINDOW *cnc_curscr(void) { return curscr; }
 static inline int cnc_lines(void) { return LINES; }
 static inline int cnc_cols(void) { return COLS; }
 static inline int cnc_colors(void) { return COLORS; }
@@ -49,6 +50,36 @@ static inline int cnc_put_cell(WINDOW *window, int y, int x, const wchar_t *text
     cchar_t cell;
     if (setcchar(&cell, text, attributes, 0, &pair) != OK) return ERR;
     return mvwadd_wch(window, y, x, &cell);
+}
+
+/// Asks for mouse-wheel reports only (clicks stay with the terminal where it can).
+static inline void cnc_enable_wheel(void) {
+    mousemask(BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+    mouseinterval(0);
+}
+
+/// After KEY_MOUSE: -1 for wheel up, +1 for wheel down, 0 for anything else.
+static inline int cnc_wheel_direction(void) {
+    MEVENT event;
+    if (getmouse(&event) != OK) return 0;
+    if (event.bstate & BUTTON4_PRESSED) return -1;
+#ifdef BUTTON5_PRESSED
+    if (event.bstate & BUTTON5_PRESSED) return 1;
+#endif
+    return 0;
+}
+
+/// A screen whose output goes to `out_fd` and whose input comes from `in_fd` (headless
+/// runs: /dev/null both ways), sized explicitly. Returns 0 on failure.
+static inline int cnc_start_detached(const char *term, int out_fd, int in_fd, int height, int width) {
+    FILE *out = fdopen(out_fd, "w");
+    FILE *in = fdopen(in_fd, "r");
+    if (!out || !in) return 0;
+    SCREEN *screen = newterm(term, out, in);
+    if (!screen) return 0;
+    set_term(screen);
+    resizeterm(height, width);
+    return 1;
 }
 
 /// True when terminfo says the terminal takes 24-bit colours as colour numbers (xterm-direct).

@@ -95,6 +95,8 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
     /// Live cells (prepared and visible): bounded by the viewport and the ranges.
     public var liveCellCount: Int { live.count }
     public var visibleCellCount: Int { live.values.count { $0.isVisible } }
+    /// The cells on screen, in no particular order (for per-frame statistics).
+    public var visibleCells: some Sequence<CollectionViewCell> { live.values.lazy.filter(\.isVisible).map(\.cell) }
     public var preparedCellCount: Int { live.values.count { !$0.isVisible } }
     public var pooledCellCount: Int { pools.values.reduce(0) { $0 + $1.count } }
 

@@ -88,7 +88,9 @@ public struct ScrollPhysics: Sendable {
         let decay = pow(d, ms)
         offset += (velocity / 1000) * (decay - 1) / log(d)
         velocity *= decay
-        if offset <= 0 || offset >= maximumOffset {
+        // Stop at an end only when moving into it: a fling that starts at the top and
+        // goes down must not be stopped by the top.
+        if (offset <= 0 && velocity < 0) || (offset >= maximumOffset && velocity > 0) {
             offset = min(max(offset, 0), maximumOffset)
             velocity = 0
         }

@@ -8,6 +8,7 @@ public enum CatalogueError: Error, Equatable, CustomStringConvertible {
     case empty(path: String)
     case duplicateID(path: String, id: Int)
     case missingPhoto(path: String, assetID: String)
+    case noPhotos(path: String, skipped: Int)
 
     public var description: String {
         switch self {
@@ -16,6 +17,7 @@ public enum CatalogueError: Error, Equatable, CustomStringConvertible {
         case let .empty(path): "\(path): the catalogue has no posts"
         case let .duplicateID(path, id): "\(path): post id \(id) appears more than once"
         case let .missingPhoto(path, assetID): "\(path): assetID \"\(assetID)\" has no photo in the photos folder"
+        case let .noPhotos(path, skipped): "\(path): no JPEG or PNG photos here\(skipped > 0 ? " (\(skipped) other files skipped)" : "")"
         }
     }
 }
@@ -27,6 +29,12 @@ public enum CatalogueError: Error, Equatable, CustomStringConvertible {
 /// posts are a million distinct images to prepare: caching cannot hide the work.
 /// Posts are made on demand, O(1) each; nothing per post is stored.
 public struct Catalogue: Sendable {
+    /// A file of a photo folder that is not shown, and why.
+    public struct SkippedFile: Sendable, Hashable {
+        public let name: String
+        public let reason: String
+    }
+
     struct Entry: Decodable, Sendable {
         let id: Int
         let title: String
@@ -37,6 +45,10 @@ public struct Catalogue: Sendable {
 
     let entries: [Entry]
     let photoPaths: [String: String]
+    /// Files a photo folder held that are not usable photos, with why (empty for catalogue.json).
+    public private(set) var skippedFiles: [SkippedFile] = []
+    /// A browsed folder shows each photo whole the first time round; only repeats are crops.
+    private(set) var showsWholePhotosFirst = false
     /// Fraction of each photo's width and height a post shows.
     public static let windowSize = 0.6
 
@@ -64,6 +76,46 @@ public struct Catalogue: Sendable {
         photoPaths = paths
     }
 
+    /// The photos of any folder as posts: JPEG and PNG files (recognised by their first
+    /// bytes, not their names), titled after the file, the folder as region. Unreadable and
+    /// non-image files are skipped and listed in ``skippedFiles``; subfolders are not entered.
+    public init(photosIn folder: URL) throws(CatalogueError) {
+        let names: [String]
+        do { names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() } catch {
+            throw .unreadable(path: folder.path, reason: Self.reason(error))
+        }
+        var entries: [Entry] = [], paths: [String: String] = [:], skipped: [SkippedFile] = []
+        let region = folder.standardizedFileURL.lastPathComponent
+        for name in names where !name.hasPrefix(".") {
+            let path = folder.appendingPathComponent(name).path
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            switch PhotoSniffer.kind(ofFileAt: path) {
+            case .success:
+                let id = entries.count + 1
+                let title = (name as NSString).deletingPathExtension.replacingOccurrences(of: "_", with: " ").replacingOccurrences(of: "-", with: " ")
+                entries.append(Entry(id: id, title: title, region: region, numberOfLikes: Int(Self.stableHash(name) % 5000), assetID: "\(id)"))
+                paths["\(id)"] = path
+            case .failure(let rejection):
+                skipped.append(SkippedFile(name: name, reason: rejection.reason))
+            }
+        }
+        guard !entries.isEmpty else { throw .noPhotos(path: folder.path, skipped: skipped.count) }
+        self.entries = entries
+        photoPaths = paths
+        skippedFiles = skipped
+        showsWholePhotosFirst = true
+    }
+
+    /// FNV-1a: the same number for the same name in every run (Hasher is seeded per process).
+    static func stableHash(_ text: String) -> UInt64 {
+        text.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+    }
+
+    /// Which catalogue entry post `index` repeats: posts with the same entry share title
+    /// (up to the "#n" suffix), region and photo, so per-entry work is done once.
+    public func entryIndex(ofPost index: Int) -> Int { index % entries.count }
+
     /// Entries as they are in the file.
     public var baseCount: Int { entries.count }
 
@@ -75,7 +127,8 @@ public struct Catalogue: Sendable {
         let title = index < entries.count ? entry.title : "\(entry.title) #\(index / entries.count + 1)"
         let likes = (entry.numberOfLikes &+ (index / entries.count) &* 7919) % 100_000
         return DestinationPost(id: index + 1, title: title, region: entry.region, numberOfLikes: likes,
-                               asset: AssetID(path: photoPaths[entry.assetID]!, window: Self.window(for: index)))
+                               asset: AssetID(path: photoPaths[entry.assetID]!,
+                                              window: showsWholePhotosFirst && index < entries.count ? .whole : Self.window(for: index)))
     }
 
     /// The window of post `index`: a point of the (2, 3) Halton sequence scaled into the

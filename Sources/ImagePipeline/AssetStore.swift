@@ -45,14 +45,16 @@ public final class AssetStore {
     private var pending: [Int: (completion: (Result<CellImage, ImageError>) -> Void, cancellable: Cancellable)] = [:]
     private var failures: [PreparedImageKey: ImageError] = [:]
     private var nextRequest = 0
+    /// Completions drained from the mailbox and not yet delivered (over a frame's limit).
+    private var backlog: [AssetCompletion] = []
 
     public init(source: any AssetSource = SimulatedNetworkSource(), cacheLimit: Int = 64 << 20,
-                workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+                workers: Int = ProcessInfo.processInfo.activeProcessorCount, transfers: Int = AssetLoader.defaultTransfers,
                 colorMode: CellColorMode, placeholders: PlaceholderCatalog = PlaceholderCatalog()) {
         cache = PreparedImageCache(limit: cacheLimit)
         self.colorMode = colorMode
         self.placeholders = placeholders
-        loader = AssetLoader(source: source, cache: cache, workers: workers, colorMode: colorMode)
+        loader = AssetLoader(source: source, cache: cache, workers: workers, transfers: transfers, colorMode: colorMode)
     }
 
     /// The prepared image if cached, else the placeholder (with the error, if it failed).
@@ -77,24 +79,30 @@ public final class AssetStore {
         return cancellable
     }
 
-    /// Runs the completions that arrived since the last call; returns how many ran.
+    /// Runs the completions that arrived since the last call, at most `limit` of them
+    /// (the rest wait, in order, for the next call: each completion usually reconfigures a
+    /// cell, and a frame can afford only so many); returns how many ran.
     @discardableResult
-    public func deliverCompletions() -> Int {
+    public func deliverCompletions(limit: Int = .max) -> Int {
         var delivered = 0
-        let arrived = loader.inbox.drain()
-        guard !arrived.isEmpty else { return 0 }
-        for completion in arrived {
+        backlog += loader.inbox.drain()
+        guard !backlog.isEmpty else { return 0 }
+        var taken = 0
+        for completion in backlog {
+            if delivered >= limit { break }
+            taken += 1
             if case .failure(let error) = completion.result { failures[completion.key] = error }
             guard let request = pending.removeValue(forKey: completion.request), !request.cancellable.isCancelled else { continue }
             request.completion(completion.result)
             delivered += 1
         }
+        backlog.removeFirst(taken)
         pending = pending.filter { !$0.value.cancellable.isCancelled }
         return delivered
     }
 
     /// Completions posted and not yet delivered.
-    public var undeliveredCount: Int { loader.inbox.count }
+    public var undeliveredCount: Int { loader.inbox.count + backlog.count }
 
     /// Requests neither delivered nor cancelled.
     public var pendingCount: Int { pending.values.count { !$0.cancellable.isCancelled } }
@@ -109,7 +117,7 @@ public final class AssetLoader: Sendable {
         public var prepared = 0
         /// Requests cancelled before any work started.
         public var skipped = 0
-        /// Requests cancelled while fetching (the transfer was abandoned).
+        /// Requests cancelled during their transfer or before preparation began (nothing prepared).
         public var abandoned = 0
         /// Results that arrived after their request was cancelled (cached, not delivered).
         public var dropped = 0
@@ -119,16 +127,26 @@ public final class AssetLoader: Sendable {
     let inbox = Mailbox<AssetCompletion>()
     private let source: any AssetSource
     private let cache: PreparedImageCache
+    private let transfers: WorkerPool<Void>
     private let pool: WorkerPool<ImagePreparer>
     private let tally = Mutex(Counters())
 
-    init(source: any AssetSource, cache: PreparedImageCache, workers: Int, colorMode: CellColorMode) {
+    /// Transfers in flight at once. Waiting on the network costs no CPU, so a slow
+    /// transfer must not hold a decoding worker: with one stage, two workers and 80 ms of
+    /// latency, at most 25 images a second arrived however fast decoding was.
+    public static let defaultTransfers = 16
+
+    init(source: any AssetSource, cache: PreparedImageCache, workers: Int, transfers: Int, colorMode: CellColorMode) {
         self.source = source
         self.cache = cache
+        self.transfers = WorkerPool(workers: transfers, name: "image transfer") { () }
         pool = WorkerPool(workers: workers, name: "image worker") { ImagePreparer(colorMode: colorMode) }
     }
 
-    deinit { pool.stop() }
+    deinit {
+        transfers.stop()
+        pool.stop()
+    }
 
     public var counters: Counters { tally.withLock { $0 } }
 
@@ -137,28 +155,49 @@ public final class AssetLoader: Sendable {
             inbox.post(AssetCompletion(request: request, key: key, result: .success(image)))
             return
         }
-        pool.submit(priority: priority) { [self] preparer in
+        transfers.submit(priority: priority) { [self] _ in
             if cancellation.isCancelled {
                 tally.withLock { $0.skipped += 1 }
                 return
             }
+            let path: String
             do throws(ImageError) {
-                guard let path = try source.fetch(key.asset, request: request, cancellation: cancellation) else {
+                guard let fetched = try source.fetch(key.asset, request: request, cancellation: cancellation) else {
                     tally.withLock { $0.abandoned += 1 }
                     return
                 }
-                let image = try preparer.prepare(AssetID(path: path, window: key.asset.window), columns: key.columns, rows: key.rows)
-                cache.insert(image, for: key)
-                tally.withLock { $0.prepared += 1 }
-                if cancellation.isCancelled {
-                    tally.withLock { $0.dropped += 1 }
-                    return
-                }
-                inbox.post(AssetCompletion(request: request, key: key, result: .success(image)))
+                path = fetched
             } catch {
-                tally.withLock { $0.failed += 1 }
-                inbox.post(AssetCompletion(request: request, key: key, result: .failure(error)))
+                fail(request: request, key: key, error: error)
+                return
+            }
+            pool.submit(priority: priority) { [self] preparer in
+                prepare(key, from: path, request: request, cancellation: cancellation, with: preparer)
             }
         }
+    }
+
+    private func prepare(_ key: PreparedImageKey, from path: String, request: Int, cancellation: Cancellable, with preparer: ImagePreparer) {
+        if cancellation.isCancelled {
+            tally.withLock { $0.abandoned += 1 }
+            return
+        }
+        do throws(ImageError) {
+            let image = try preparer.prepare(AssetID(path: path, window: key.asset.window), columns: key.columns, rows: key.rows)
+            cache.insert(image, for: key)
+            tally.withLock { $0.prepared += 1 }
+            if cancellation.isCancelled {
+                tally.withLock { $0.dropped += 1 }
+                return
+            }
+            inbox.post(AssetCompletion(request: request, key: key, result: .success(image)))
+        } catch {
+            fail(request: request, key: key, error: error)
+        }
+    }
+
+    private func fail(request: Int, key: PreparedImageKey, error: ImageError) {
+        tally.withLock { $0.failed += 1 }
+        inbox.post(AssetCompletion(request: request, key: key, result: .failure(error)))
     }
 }

@@ -1,10 +1,15 @@
 import CellCanvas
 import CNcursesw
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Shows a Canvas on the terminal, writing only the cells that changed since the last
 /// frame; colours are mapped to what the terminal can show and colour pairs are allocated
 /// on demand and recycled (least recently used) when the terminal's supply runs out.
-/// Main thread only; needs a started ``TerminalSession``.
+/// Rows that scrolled are moved by the terminal (ncurses' scroll optimiser, `idlok`), each
+/// frame is wrapped in synchronized output where the terminal has it, and the bytes every
+/// frame sends are counted. Main thread only; needs a started ``TerminalSession``.
 public final class CanvasPresenter {
     public let capability: ColorCapability
     private var shown: Canvas?
@@ -17,14 +22,26 @@ public final class CanvasPresenter {
     public private(set) var recycledPairs = 0
     /// Cells written in the last frame.
     public private(set) var cellsWritten = 0
+    /// Bytes the last frame sent to the terminal (0 where they cannot be counted).
+    public private(set) var bytesInLastFrame = 0
+    /// Bytes sent by all frames so far.
+    public private(set) var bytesWritten = 0
+    /// False where the kernel keeps no per-thread write count.
+    public var countsBytes: Bool { meter != nil }
+    private let meter = OutputMeter()
+    private let synchronized: Bool
+    private let output: Int32
+    private static let beginSynchronized = Array("\u{1B}[?2026h".utf8), endSynchronized = Array("\u{1B}[?2026l".utf8)
 
     struct PairKey: Hashable {
         let foreground: Int32
         let background: Int32
     }
 
-    public init(capability: ColorCapability) {
-        self.capability = capability
+    public init(session: TerminalSession) {
+        capability = session.capability
+        synchronized = session.supportsSynchronizedOutput
+        output = session.outputDescriptor
         pairLimit = capability == .none ? 1 : max(2, min(cnc_color_pairs(), 65_536))
     }
 
@@ -39,11 +56,28 @@ public final class CanvasPresenter {
 
     /// Writes the changed cells and updates the screen.
     /// - Complexity: O(cells) to compare; ncurses calls only for changed cells.
-    public func present(_ canvas: Canvas) {
+    ///
+    /// - Parameter scrolled: rows of the canvas whose content moved up by `by` rows (down
+    ///   when negative) since the last frame. Those rows are shifted on the screen we keep
+    ///   and in ncurses' window (`wscrl` in a scroll region) before comparing, so only the
+    ///   newly exposed rows differ: the CPU cost and the bytes of a scrolling frame follow
+    ///   the exposed rows, not the screen. A wrong hint costs writes, never correctness.
+    public func present(_ canvas: Canvas, scrolled: (rows: Range<Int>, by: Int)? = nil) {
         frame += 1
         if shown?.columns != canvas.columns || shown?.rows != canvas.rows {
             shown = nil
             werase(cnc_stdscr())
+        }
+        if let scrolled, var previous = shown, scrolled.by != 0, abs(scrolled.by) < scrolled.rows.count,
+           scrolled.rows.lowerBound >= 0, scrolled.rows.upperBound <= canvas.rows {
+            let window = cnc_stdscr()
+            wsetscrreg(window, Int32(scrolled.rows.lowerBound), Int32(scrolled.rows.upperBound - 1))
+            scrollok(window, true)
+            wscrl(window, Int32(scrolled.by))
+            scrollok(window, false)
+            wsetscrreg(window, 0, Int32(canvas.rows - 1))
+            previous.scroll(Rect(x: 0, y: scrolled.rows.lowerBound, width: canvas.columns, height: scrolled.rows.count), by: scrolled.by)
+            shown = previous
         }
         cellsWritten = 0
         let window = cnc_stdscr()
@@ -58,7 +92,29 @@ public final class CanvasPresenter {
         }
         shown = canvas
         wnoutrefresh(window)
+        let before = meter?.bytesWritten ?? 0
+        // ncurses' buffer is empty between updates (each doupdate ends with a flush), so
+        // bytes written straight to its descriptor here bracket exactly this frame.
+        if synchronized { send(Self.beginSynchronized) }
         doupdate()
+        if synchronized { send(Self.endSynchronized) }
+        bytesInLastFrame = (meter?.bytesWritten ?? 0) - before
+        bytesWritten += bytesInLastFrame
+    }
+
+    /// Clears the terminal and paints `canvas` whole; returns the bytes that took (not
+    /// added to ``bytesWritten``). The yardstick for what scrolling frames send.
+    public func measureFullPaint(_ canvas: Canvas) -> Int {
+        let total = bytesWritten
+        shown = nil
+        clearok(cnc_curscr(), true)
+        present(canvas)
+        bytesWritten = total
+        return bytesInLastFrame
+    }
+
+    private func send(_ bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { Glibc.write(output, $0.baseAddress, $0.count) }
     }
 
     private func write(_ cell: Cell, x: Int, y: Int, window: UnsafeMutablePointer<WINDOW>?) {

@@ -6,6 +6,8 @@ public enum Key: Hashable, Sendable {
     case enter, escape, backspace, tab
     /// The terminal changed size; read ``TerminalSession/size`` again.
     case resize
+    /// A mouse-wheel notch: -1 up, +1 down.
+    case wheel(Int)
     case function(Int)
     /// A control character other than the ones named above (e.g. 0x0c for Ctrl-L).
     case control(UInt8)

@@ -29,20 +29,27 @@ public final class TerminalSession {
     public private(set) var isActive = false
     /// What colours the terminal shows (`.none` without colour or with `NO_COLOR` set).
     public private(set) var capability = ColorCapability.none
+    /// Headless: writing into /dev/null for measurement, no input.
+    public private(set) var isHeadless = false
+    /// Frames are wrapped in DEC mode 2026 so the terminal shows each one whole.
+    /// Probed at start (DECRQM); `DESTINATIONS_SYNC_OUTPUT=1` or `0` overrides.
+    public private(set) var supportsSynchronizedOutput = false
+    /// Where ncurses writes.
+    public private(set) var outputDescriptor: Int32 = STDOUT_FILENO
 
     public init() {}
 
-    /// Takes over the terminal: locale, raw-ish input, no cursor, alternate screen.
+    /// Takes over the terminal: locale, raw-ish input, no cursor, alternate screen, wheel.
     public func start() throws(TerminalError) {
         guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 else { throw .notATerminal }
-        // Wide characters need a UTF-8 locale; fall back to C.UTF-8 when the user's is not.
-        if setlocale(LC_ALL, "") == nil || !Self.localeIsUTF8() {
-            setlocale(LC_ALL, "C.UTF-8")
-        }
+        Self.useUTF8Locale()
         Self.unblockTerminalSignals()
+        let environment = getenv("DESTINATIONS_SYNC_OUTPUT").map { String(cString: $0) }
+        supportsSynchronizedOutput = environment.map { $0 == "1" } ?? SyncOutputProbe.query()
         set_escdelay(25)
-        guard initscr() != nil else { throw .cannotInitialise(term: String(cString: getenv("TERM") ?? strdup("unset"))) }
+        guard initscr() != nil else { throw .cannotInitialise(term: Self.termName ?? "unset") }
         isActive = true
+        outputDescriptor = STDOUT_FILENO
         cnc_install_fatal_handlers()
         atexit(cnc_endwin_if_active)
         cbreak()
@@ -51,13 +58,48 @@ public final class TerminalSession {
         intrflush(cnc_stdscr(), false)
         keypad(cnc_stdscr(), true)
         nodelay(cnc_stdscr(), true)
+        cnc_enable_wheel()
+        configureScreen()
+    }
+
+    /// The same screen with no terminal: output to /dev/null (its bytes still counted by
+    /// ``OutputMeter``), no input, a fixed size. TERM is used when it names a real terminal,
+    /// else xterm-256color. Synchronized output is assumed, as a modern terminal has it.
+    public func startHeadless(rows: Int, columns: Int) throws(TerminalError) {
+        Self.useUTF8Locale()
+        let term = Self.termName.flatMap { $0.isEmpty || $0 == "dumb" ? nil : $0 } ?? "xterm-256color"
+        let output = open("/dev/null", O_WRONLY | O_CLOEXEC), input = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        guard output >= 0, input >= 0, cnc_start_detached(term, output, input, Int32(rows), Int32(columns)) != 0 else {
+            throw .cannotInitialise(term: term)
+        }
+        isActive = true
+        isHeadless = true
+        outputDescriptor = output
+        supportsSynchronizedOutput = true
+        configureScreen()
+    }
+
+    private func configureScreen() {
         curs_set(0)
+        // Lets ncurses move scrolled rows with the terminal's own scroll region instead of
+        // rewriting them: a frame then sends little more than the newly exposed rows.
+        idlok(cnc_stdscr(), true)
+        scrollok(cnc_stdscr(), false)
         let noColor = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
         if has_colors() && !noColor {
             start_color()
             use_default_colors()
         }
         capability = CanvasPresenter.detectCapability(noColor: noColor)
+    }
+
+    private static var termName: String? { getenv("TERM").map { String(cString: $0) } }
+
+    /// Wide characters need a UTF-8 locale; fall back to C.UTF-8 when the user's is not.
+    private static func useUTF8Locale() {
+        if setlocale(LC_ALL, "") == nil || !localeIsUTF8() {
+            setlocale(LC_ALL, "C.UTF-8")
+        }
     }
 
     /// Gives the terminal back exactly as it was. Safe to call more than once.
@@ -73,6 +115,7 @@ public final class TerminalSession {
     /// the ssh link dropped): input reports a hang-up. A frame loop that keeps running
     /// then would spin forever writing into nothing, so the app stops as for SIGHUP.
     public var isHungUp: Bool {
+        if isHeadless { return false }
         var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
         guard poll(&descriptor, 1, 0) > 0 else { return false }
         return descriptor.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
@@ -85,10 +128,17 @@ public final class TerminalSession {
 
     /// The next pending key, or nil when there is none (never blocks).
     public func nextKey() -> Key? {
+        if isHeadless { return nil }
         var character: wint_t = 0
         let status = wget_wch(cnc_stdscr(), &character)
         if status == cnc_err() { return nil }
-        if status == cnc_key_code_yes() { return Self.decode(functionKey: Int32(character)) }
+        if status == cnc_key_code_yes() {
+            if Int32(character) == cnc_key_mouse() {
+                let direction = cnc_wheel_direction()
+                return direction == 0 ? .unknown(Int32(character)) : .wheel(Int(direction))
+            }
+            return Self.decode(functionKey: Int32(character))
+        }
         return Self.decode(character: UInt32(character))
     }
 

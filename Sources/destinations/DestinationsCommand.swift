@@ -24,7 +24,7 @@ struct DestinationsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "destinations",
         abstract: "A hitch-free scrolling grid of destination posts for the terminal.",
-        subcommands: [GridCommand.self, SchedulerCommand.self],
+        subcommands: [GridCommand.self, SchedulerCommand.self, BenchCommand.self],
         defaultSubcommand: GridCommand.self
     )
     /// Parses and runs; returns the process exit status.

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import CoreKit
 import Glibc
 #endif
 import CellCanvas
 import CollectionView
+import CoreKit
 import DestinationsModel
 import DiffableData
 import Foundation
@@ -15,8 +15,10 @@ import TerminalFront
 typealias IndexPath = DiffableData.IndexPath
 
 /// The destinations grid: posts with photo thumbnails, prepared off the main thread and
-/// delivered by `reconfigureItems`, downloads started by data prefetching.
+/// delivered by `reconfigureItems`, downloads started by data prefetching. The same object
+/// runs a person's session in a terminal and a scripted scenario headless.
 final class GridApp: FrameDelegate, CollectionViewPrefetching {
+    let options: GridOptions
     let terminal = TerminalSession()
     let clock = MonotonicClock(strategy: .recommended)
     let scheduler: FrameScheduler
@@ -36,52 +38,99 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
     var filterText: String?
     var appliedFilter = ""
     var showsHUD = true
-    var prefetchEnabled = true
-    var imageMode = ImageMode.async
-    var cellCost: Duration = .zero
+    var showsHelp = false
+    var detail: DetailView?
+    var imageMode: ImageMode
+    var scenario: ScenarioDriver?
+    var stats = RunStats()
+    var startedAt: Duration = .zero
+    /// The last frame presented, repainted whole at the end as the yardstick for bytes.
+    var lastCanvas: Canvas?
+    var fullPaintBytesPerRow = 0.0
+    /// Image completions delivered at the start of this frame (their cells change).
+    var deliveredThisFrame = 0
+    /// The first frame's record, taken out of the hitch statistics.
+    var launchFrame: FrameRecord?
+    /// What configuring a cell costs, measured (sets the per-frame delivery limit).
+    var configureCost = CostPredictor()
     /// The main thread's own preparer, for `--images sync` (the seeds' wrong way).
     lazy var mainThreadPreparer = ImagePreparer(colorMode: store.colorMode)
-    static let hudRows = 4
+    lazy var registration = CellRegistration<PostCell, Int> { [unowned self] cell, path, id in configure(cell, at: path, id: id) }
+
+    static let headerRows = 1, footerRows = 1, hudRows = 4
+    /// Rows per second of a fling key (J/K): comes to rest 200 rows on.
+    static let flingSpeed = 400.0
 
     enum SortOrder: String, CaseIterable {
         case catalogue, title, region, likes
         var next: SortOrder { Self.allCases[(Self.allCases.firstIndex(of: self)! + 1) % Self.allCases.count] }
     }
-    let latency: Duration
-    lazy var registration = CellRegistration<PostCell, Int> { [unowned self] cell, path, id in configure(cell, at: path, id: id) }
 
-    static let headerRows = 1, footerRows = 1
-
-    init(catalogue: Catalogue, posts: Int, refreshRate: RefreshRate, latency: Duration) {
+    init(options: GridOptions, catalogue: Catalogue, postCount: Int) {
+        self.options = options
         self.catalogue = catalogue
-        postCount = posts
-        self.latency = latency
-        scheduler = FrameScheduler(refreshRate: refreshRate, clock: clock)
+        self.postCount = postCount
+        imageMode = options.images
+        scheduler = FrameScheduler(refreshRate: options.refreshRate, clock: clock)
     }
 
-    func run() throws {
+    /// Runs until `q`, the scenario's duration, a signal or a hang-up; the terminal is
+    /// restored before it returns.
+    func run(headless: Bool) throws -> (stop: TerminalLoop.Stop, report: GridReport) {
         let signals = TerminationSignals()
-        do { try terminal.start() } catch { throw AppError(description: error.description, status: 2) }
-        presenter = CanvasPresenter(capability: terminal.capability)
+        do {
+            if headless {
+                let size = Self.headlessSize()
+                try terminal.startHeadless(rows: size.rows, columns: size.columns)
+            } else {
+                try terminal.start()
+            }
+        } catch { throw AppError(description: error.description, status: 2) }
+        presenter = CanvasPresenter(session: terminal)
+        showsHUD = !headless
         let placeholders = (try? PlaceholderCatalog(contentsOf: Self.assetsFolder.appendingPathComponent("placeholders.json"))) ?? PlaceholderCatalog()
-        store = AssetStore(source: SimulatedNetworkSource(latency: latency, jitter: latency / 2), colorMode: Self.colorMode(for: terminal.capability), placeholders: placeholders)
+        store = AssetStore(source: SimulatedNetworkSource(latency: options.latency, jitter: options.latency / 2, seed: options.seed),
+                           cacheLimit: options.cacheBytes, colorMode: Self.colorMode(for: terminal.capability), placeholders: placeholders)
         view = CollectionView(layout: GridLayout(minimumItemWidth: 28, itemHeight: PostCell.height, spacing: 1), clock: clock) { [unowned self] view, path, id in
             view.dequeueConfiguredReusableCell(using: registration, for: path, item: id)
         }
+        if options.traceLifecycle { view.lifecycleLog = [] }
         view.prefetchDataSource = self
         source = DiffableDataSource(collectionView: view)
         var snapshot = Snapshot<Int, Int>()
         snapshot.appendSections([0])
         snapshot.appendItems(Array(1...postCount))
         source.apply(snapshot, animatingDifferences: false)
+        if let kind = options.scenario {
+            scenario = ScenarioDriver(kind: kind, seed: options.seed, words: Self.searchWords(from: catalogue))
+        }
         resize()
         scheduler.idleWork = view
-        scheduler.isIdleWorkEnabled = prefetchEnabled
-        let stop = TerminalLoop.run(scheduler, self, terminal: terminal, signals: signals) { quit }
-        try TerminalLoop.checkTerminal(stop)
-        let report = scheduler.meter.report()
-        print("destinations: \(report.frames) frames at \(scheduler.refreshRate), \(report.hitches) hitches, hitch ratio \(fixed(report.hitchRatio, 2)) ms/s (\(report.band.rawValue)); cells prepared in commit \(view.cellsPreparedInCommit), in idle time \(view.cellsPreparedIdle)")
-        try TerminalLoop.checkSignal(stop)
+        scheduler.isIdleWorkEnabled = options.prefetch
+        startedAt = clock.now
+        let end = options.duration.map { startedAt + $0 }
+        let stop = TerminalLoop.run(scheduler, self, terminal: terminal, signals: signals, beforeEnd: measureFullPaint) {
+            quit || end.map { clock.now >= $0 } ?? false
+        }
+        return (stop, makeReport())
+    }
+
+    func measureFullPaint() {
+        guard let lastCanvas, lastCanvas.rows > 0 else { return }
+        fullPaintBytesPerRow = Double(presenter.measureFullPaint(lastCanvas)) / Double(lastCanvas.rows)
+    }
+
+    /// A headless screen's size: COLUMNS and LINES when set, else 160×48.
+    static func headlessSize() -> (rows: Int, columns: Int) {
+        func value(_ name: String, _ fallback: Int) -> Int {
+            getenv(name).flatMap { Int(String(cString: $0)) }.map { min(max($0, 10), 1000) } ?? fallback
+        }
+        return (value("LINES", 48), value("COLUMNS", 160))
+    }
+
+    /// Words a search scenario types: the first word of the first titles, lowercased.
+    static func searchWords(from catalogue: Catalogue) -> [String] {
+        (0..<min(catalogue.baseCount, 12)).compactMap { catalogue.post($0).title.split(separator: " ").first.map { String($0.prefix(5)).lowercased() } }
     }
 
     /// The bundled Assets folder: `./Assets`, else the nearest `Assets` above the executable
@@ -112,8 +161,10 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
 
     func resize() {
         let (rows, columns) = terminal.size
-        view.setViewport(Rect(x: 0, y: Self.headerRows, width: columns, height: max(0, rows - Self.headerRows - Self.footerRows)))
+        let hud = showsHUD ? Self.hudRows + 2 : 0
+        view.setViewport(Rect(x: 0, y: Self.headerRows, width: columns, height: max(0, rows - Self.headerRows - Self.footerRows - hud)))
         presenter.invalidate()
+        if let detail, detail.resize(to: detailArea) { loadDetailImage(detail) }
     }
 
     // MARK: Cells and images
@@ -124,12 +175,14 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
     }
 
     func configure(_ cell: PostCell, at path: IndexPath, id: Int) {
+        let started = clock.now
+        defer { configureCost.record(clock.now - started) }
         let post = catalogue.post(id - 1)
         cell.title = post.title
         cell.region = post.region
         cell.likes = likes(of: id)
         cell.isSelected = id == selected
-        if cellCost > .zero { clock.spin(for: cellCost) }
+        if options.cellCost > .zero { clock.spin(for: options.cellCost) }
         let key = key(for: id, width: view.layout.frame(for: path).width)
         if imageMode == .sync {
             // Decoded at full size, here, on the main thread, while the frame waits.
@@ -181,66 +234,37 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
 
     func likes(of id: Int) -> Int { catalogue.post(id - 1).numberOfLikes + addedLikes[id, default: 0] }
 
-    // MARK: Data: like, sort, filter
-
-    /// The posts to show, filtered and sorted.
-    func visibleIDs() -> [Int] {
-        var ids = Array(1...postCount)
-        if !appliedFilter.isEmpty {
-            let needle = appliedFilter.lowercased()
-            ids = ids.filter { let post = catalogue.post($0 - 1); return post.title.lowercased().contains(needle) || post.region.lowercased().contains(needle) }
-        }
-        switch sortOrder {
-        case .catalogue: break
-        case .title: ids.sort { (catalogue.post($0 - 1).title, $0) < (catalogue.post($1 - 1).title, $1) }
-        case .region: ids.sort { (catalogue.post($0 - 1).region, $0) < (catalogue.post($1 - 1).region, $1) }
-        case .likes: ids.sort { (likes(of: $0), $1) > (likes(of: $1), $0) }
-        }
-        return ids
-    }
-
-    /// A new snapshot from the current filter and order, applied with animation.
-    func refreshData(animated: Bool = true) {
-        var snapshot = Snapshot<Int, Int>()
-        snapshot.appendSections([0])
-        snapshot.appendItems(visibleIDs())
-        source.apply(snapshot, animatingDifferences: animated)
-        if !snapshot.contains(item: selected), let first = snapshot.itemIdentifiers.first { selected = first }
-    }
-
-    func like(_ id: Int) {
-        addedLikes[id, default: 0] += 1
-        var snapshot = source.snapshot()
-        snapshot.reconfigureItems([id])
-        source.apply(snapshot)
-    }
-
-    /// Moves the selection by `delta` items (±1 across, ±columns down), reconfiguring the
-    /// two cells whose border changes, and scrolls it into view.
-    func moveSelection(by delta: Int, at time: Duration) {
-        let snapshot = source.snapshot()
-        guard let index = snapshot.indexOfItem(selected) else { return }
-        let target = min(max(index + delta, 0), snapshot.numberOfItems - 1)
-        guard target != index else { return }
-        let old = selected
-        selected = snapshot.itemIdentifiers(inSection: 0)[target]
-        var update = snapshot
-        update.reconfigureItems([old, selected])
-        source.apply(update)
-        let frame = view.layout.frame(for: IndexPath(item: target, section: 0))
-        let top = view.physics.offset, height = Double(view.viewport.height)
-        if Double(frame.y) < top { view.scroll(byRows: Double(frame.y) - top, at: time) }
-        if Double(frame.maxY) > top + height { view.scroll(byRows: Double(frame.maxY) - top - height, at: time) }
-    }
-
     // MARK: Frames
 
-    func drainMailbox(for frame: FrameInfo) { store.deliverCompletions() }
+    func drainMailbox(for frame: FrameInfo) {
+        if launchFrame == nil, let first = scheduler.meter.records.first {
+            // The launch frame (first layout, every visible cell configured, a full paint)
+            // is reported on its own; hitches count from the next frame, as Apple's hitch
+            // ratio counts frames while scrolling.
+            launchFrame = first
+            scheduler.resetMeter()
+        }
+        deliveredThisFrame = store.deliverCompletions(limit: deliveryLimit(for: frame))
+    }
+
+    /// How many image completions this frame can take: each reconfigures a cell inside
+    /// the commit, so at most what fits in half a frame at the measured configure cost
+    /// (at least one, so images always keep arriving).
+    func deliveryLimit(for frame: FrameInfo) -> Int {
+        guard let cost = configureCost.estimate, cost > .zero else { return .max }
+        return max(1, Int((frame.refreshRate.period / 2) / cost))
+    }
 
     var catchUpWorkInLastCommit: Duration { view.catchUpTimeInLastCommit }
 
     func commit(_ frame: FrameInfo) {
         while let key = terminal.nextKey() { handle(key, at: frame.presentationTime) }
+        if var driver = scenario {
+            let keys = driver.keys(at: frame.presentationTime - startedAt, atTop: view.physics.offset <= 0,
+                                   atBottom: view.physics.offset >= view.physics.maximumOffset)
+            scenario = driver
+            for key in keys { handle(key, at: frame.presentationTime) }
+        }
         let (rows, columns) = terminal.size
         var canvas = Canvas(columns: columns, rows: rows)
         guard rows >= PostCell.height + 2, columns >= 30 else {
@@ -248,101 +272,15 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
             presenter.present(canvas)
             return
         }
+        let topBefore = Int(view.physics.offset)
         view.commit(at: frame.presentationTime, into: &canvas)
         drawChrome(into: &canvas, frame: frame)
         if showsHUD { drawHUD(into: &canvas, frame: frame) }
-        presenter.present(canvas)
-    }
-
-    func drawChrome(into canvas: inout Canvas, frame: FrameInfo) {
-        let report = scheduler.meter.report()
-        let bar = CellStyle(reverse: true)
-        canvas.fill(Rect(x: 0, y: 0, width: canvas.columns, height: 1), with: Cell(" ", style: bar))
-        canvas.draw(" destinations  \(frame.refreshRate)  prefetch \(scheduler.isIdleWorkEnabled ? "on" : "off")  images \(imageMode.rawValue)\(cellCost > .zero ? "  cell cost \(fixed(cellCost.milliseconds, 1)) ms" : "")  \(postCount) posts  hitches \(report.hitches)  \(fixed(report.hitchRatio, 1)) ms/s \(report.band.rawValue)",
-                    at: Point(x: 0, y: 0), style: bar)
-        let footer = canvas.rows - 1
-        canvas.fill(Rect(x: 0, y: footer, width: canvas.columns, height: 1), with: Cell(" ", style: bar))
-        let hints = filterText.map { " filter: \($0)▏  Enter keep  Esc clear" }
-            ?? " arrows/hjkl select  PgUp/PgDn page  g/G ends  L like  s sort (\(sortOrder.rawValue))  / filter\(appliedFilter.isEmpty ? "" : " '\(appliedFilter)'")  p prefetch  r rate  H HUD  q quit"
-        canvas.draw(hints, at: Point(x: 0, y: footer), style: bar)
-    }
-
-    /// Commit times against the deadline, the hitch ratio in its band's colour, and what
-    /// the pipeline is doing: cells prepared in commits and in idle time, cache, downloads.
-    func drawHUD(into canvas: inout Canvas, frame: FrameInfo) {
-        let width = min(canvas.columns, 64), height = Self.hudRows + 2
-        let box = Rect(x: canvas.columns - width, y: canvas.rows - 1 - height, width: width, height: height)
-        let panel = CellStyle(background: .palette(235))
-        canvas.fill(box, with: Cell(" ", style: panel))
-        canvas.box(box, style: CellStyle(foreground: .palette(244), background: .palette(235)))
-        let report = scheduler.meter.report()
-        let period = frame.refreshRate.period
-        let band: Color = switch report.band { case .good: .green; case .warning: .yellow; case .critical: .red }
-        var x = box.x + 2
-        x += canvas.draw("hitches \(report.hitches)  ", at: Point(x: x, y: box.y + 1), style: panel)
-        x += canvas.draw("\(fixed(report.hitchRatio, 2)) ms/s \(report.band.rawValue)", at: Point(x: x, y: box.y + 1),
-                         style: CellStyle(foreground: band, background: .palette(235), bold: true))
-        canvas.draw("  p99 \(fixed(report.commitP99.milliseconds, 2)) ms / \(fixed(period.milliseconds, 2))", at: Point(x: x, y: box.y + 1), style: panel)
-        CommitSparkline.draw(scheduler.meter.records.suffix(width - 4), period: period, at: Point(x: box.x + 2, y: box.y + 2),
-                             background: .palette(235), into: &canvas)
-        let cache = store.cache.counters
-        canvas.draw("cells: commit \(view.cellsPreparedInCommit) idle \(view.cellsPreparedIdle)  live \(view.liveCellCount)  prefetch \(view.prefetchBatches)/\(view.cancelBatches)",
-                    at: Point(x: box.x + 2, y: box.y + 3), width: width - 4, style: panel)
-        canvas.draw("cache: \(cache.hits) hits \(cache.misses) misses \(cache.evictions) evicted \(cache.bytes / 1024) KB  downloads \(downloads.count)",
-                    at: Point(x: box.x + 2, y: box.y + 4), width: width - 4, style: panel)
-    }
-
-    func handle(_ key: Key, at time: Duration) {
-        if filterText != nil { return handleFilter(key) }
-        let columns = view.layout.columns
-        switch key {
-        case .character("q"): quit = true
-        case .escape where !appliedFilter.isEmpty:
-            appliedFilter = ""
-            refreshData()
-        case .escape: quit = true
-        case .character("j"), .down: moveSelection(by: columns, at: time)
-        case .character("k"), .up: moveSelection(by: -columns, at: time)
-        case .character("l"), .right: moveSelection(by: 1, at: time)
-        case .character("h"), .left: moveSelection(by: -1, at: time)
-        case .character("L"), .character("+"): like(selected)
-        case .character("s"):
-            sortOrder = sortOrder.next
-            refreshData()
-        case .character("/"): filterText = appliedFilter
-        case .character("H"): showsHUD.toggle()
-        case .character("p"): scheduler.isIdleWorkEnabled.toggle()
-        case .character("r"): scheduler.changeRefreshRate(to: scheduler.upcomingRefreshRate == .hz60 ? .hz120 : .hz60)
-        case .pageDown, .character(" "): view.scrollPage(1, at: time)
-        case .pageUp: view.scrollPage(-1, at: time)
-        case .character("g"), .home: view.scrollToTop()
-        case .character("G"), .end: view.scrollToBottom()
-        case .resize: resize()
-        default: break
-        }
-    }
-
-    /// Typing after `/`: every keystroke filters (a new snapshot, animated); Enter keeps
-    /// the filter, Esc clears it.
-    func handleFilter(_ key: Key) {
-        switch key {
-        case .enter: filterText = nil
-        case .escape:
-            filterText = nil
-            appliedFilter = ""
-            refreshData()
-        case .backspace:
-            if var text = filterText, !text.isEmpty {
-                text.removeLast()
-                filterText = text
-            }
-            appliedFilter = filterText ?? ""
-            refreshData()
-        case .character(let character):
-            filterText?.append(character)
-            appliedFilter = filterText ?? ""
-            refreshData()
-        default: break
-        }
+        if let detail { detail.draw(into: &canvas, post: catalogue.post(detail.id - 1), likes: likes(of: detail.id)) }
+        if showsHelp { drawHelp(into: &canvas) }
+        let moved = Int(view.physics.offset) - topBefore
+        presenter.present(canvas, scrolled: moved == 0 ? nil : (view.viewport.y..<view.viewport.maxY, moved))
+        lastCanvas = canvas
+        stats.noteFrame(app: self, scrolledRows: abs(Int(view.physics.offset) - topBefore), canvas: canvas)
     }
 }

@@ -9,11 +9,18 @@ import Glibc
 /// How images reach cells.
 enum ImageMode: String, ExpressibleByArgument, CaseIterable, Sendable {
     case async, sync
+    var next: ImageMode { self == .async ? .sync : .async }
 }
 
 /// `destinations grid`: the photo grid of destination posts.
 struct GridCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "grid", abstract: "Browse the destination posts: a scrolling grid of photo thumbnails (the default).")
+    static let configuration = CommandConfiguration(
+        commandName: "grid", abstract: "Browse the destination posts: a scrolling grid of photo thumbnails (the default).",
+        discussion: """
+        Without a terminal, --scenario runs headless: the same front presents into a byte-counting \
+        sink (TERM as set, or xterm-256color; 160×48 unless COLUMNS and LINES say otherwise) and the \
+        run's report is printed.
+        """)
 
     @Option(name: .long, help: ArgumentHelp("Display refresh rate in Hz, 24 to 480.", valueName: "hz"),
             transform: { text in
@@ -21,8 +28,11 @@ struct GridCommand: ParsableCommand {
             })
     var refreshRate: RefreshRate = .hz60
 
-    @Option(help: ArgumentHelp("Number of posts (the catalogue repeats with a distinct crop each), 1 to 1000000.", valueName: "n"))
-    var posts = 1000
+    @Option(help: ArgumentHelp("Number of posts, 1 to 1000000 (the catalogue repeats, each post a distinct crop). Default 1000, or one per photo with --photos.", valueName: "n"))
+    var posts: Int?
+
+    @Option(help: ArgumentHelp("Browse this folder's JPEG and PNG photos instead of the bundled Assets (other files are skipped and counted).", valueName: "dir"))
+    var photos: String?
 
     @Option(help: ArgumentHelp("Simulated network latency per image in ms (jitter ±50 %).", valueName: "ms"))
     var latency: Double = 80
@@ -36,22 +46,98 @@ struct GridCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Extra synthetic work per cell configuration, 0 to 1000 ms.", valueName: "ms"))
     var cellCost: Double = 0
 
+    @Option(help: ArgumentHelp("Cost limit of the prepared-image cache in MiB, 1 to 4096.", valueName: "mib"))
+    var cacheMb = 64
+
+    @Option(help: "Replay seeded input (fling, steady, pages, reverse, search); headless without a terminal.")
+    var scenario: ScenarioKind?
+
+    @Option(help: ArgumentHelp("Stop after this many seconds (default 5 for a scenario).", valueName: "seconds"))
+    var duration: Double?
+
+    @Option(help: ArgumentHelp("Seed for the scenario's input and the simulated network.", valueName: "n"))
+    var seed: UInt64 = 1
+
+    @Option(help: "Summary printed at the end: text or json.")
+    var report: ReportFormat = .text
+
+    @Option(help: ArgumentHelp("Write the frames as Chrome trace-event JSON (opens in Perfetto).", valueName: "file"))
+    var traceFile: String?
+
+    @Option(help: ArgumentHelp("Write every cell lifecycle call, one per line.", valueName: "file"))
+    var traceLifecycle: String?
+
     func validate() throws {
         guard cellCost.isFinite, (0...1000).contains(cellCost) else { throw ValidationError("--cell-cost must be between 0 and 1000 ms, got \(cellCost)") }
-        guard (1...1_000_000).contains(posts) else { throw ValidationError("--posts must be between 1 and 1000000, got \(posts)") }
+        if let posts, !(1...1_000_000).contains(posts) { throw ValidationError("--posts must be between 1 and 1000000, got \(posts)") }
         guard latency.isFinite, (0...10_000).contains(latency) else { throw ValidationError("--latency must be between 0 and 10000 ms, got \(latency)") }
+        guard (1...4096).contains(cacheMb) else { throw ValidationError("--cache-mb must be between 1 and 4096, got \(cacheMb)") }
+        if let duration, !(duration.isFinite && duration > 0 && duration <= 86_400) {
+            throw ValidationError("--duration must be more than 0 and at most 86400 seconds, got \(duration)")
+        }
     }
 
     func run() throws {
-        guard isatty(STDOUT_FILENO) == 1 && isatty(STDIN_FILENO) == 1 else {
-            throw AppError(description: "standard output is not a terminal: run destinations in a terminal (destinations scheduler --duration S runs headless)", status: 2)
+        let headless = !(isatty(STDOUT_FILENO) == 1 && isatty(STDIN_FILENO) == 1)
+        if headless && scenario == nil {
+            throw AppError(description: "standard output is not a terminal: run destinations in a terminal, or pass --scenario NAME for a headless run", status: 2)
         }
-        let catalogue: Catalogue
-        do { catalogue = try Catalogue(folder: GridApp.assetsFolder) } catch { throw AppError(description: error.description, status: 1) }
-        let app = GridApp(catalogue: catalogue, posts: posts, refreshRate: refreshRate, latency: .milliseconds(latency))
-        app.prefetchEnabled = prefetch == .on
-        app.imageMode = images
-        app.cellCost = .milliseconds(cellCost)
-        try app.run()
+        let options = GridOptions(
+            refreshRate: refreshRate, prefetch: prefetch == .on, images: images, cellCost: .milliseconds(cellCost),
+            posts: posts, photos: photos, latency: .milliseconds(latency), cacheBytes: cacheMb << 20, scenario: scenario,
+            duration: duration.map { .milliseconds($0 * 1000) } ?? (scenario != nil ? .seconds(5) : nil),
+            seed: seed, traceLifecycle: traceLifecycle != nil)
+        let loaded = try options.loadCatalogue()
+        let app = GridApp(options: options, catalogue: loaded.catalogue, postCount: loaded.posts)
+        let outcome = try app.run(headless: headless)
+        try TerminalLoop.checkTerminal(outcome.stop)
+        print(report == .json ? outcome.report.json() : outcome.report.text())
+        try writeTraces(app)
+        try TerminalLoop.checkSignal(outcome.stop)
+    }
+
+    private func writeTraces(_ app: GridApp) throws {
+        if let traceFile {
+            try write(ChromeTrace.json(for: app.scheduler.meter.records, refreshRate: app.scheduler.refreshRate), to: traceFile)
+        }
+        if let traceLifecycle {
+            try write((app.view.lifecycleLog ?? []).map(\.description).joined(separator: "\n") + "\n", to: traceLifecycle)
+        }
+    }
+
+    private func write(_ text: String, to path: String) throws {
+        do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
+            throw AppError(description: "cannot write \(path): \((error as NSError).localizedDescription)")
+        }
+    }
+}
+
+/// Everything a grid run needs, resolved from flags (or made up by `destinations bench`).
+struct GridOptions: Sendable {
+    var refreshRate: RefreshRate = .hz60
+    var prefetch = true
+    var images = ImageMode.async
+    var cellCost: Duration = .zero
+    var posts: Int?
+    var photos: String?
+    var latency: Duration = .milliseconds(80)
+    var cacheBytes = 64 << 20
+    var scenario: ScenarioKind?
+    var duration: Duration?
+    var seed: UInt64 = 1
+    var traceLifecycle = false
+
+    /// The catalogue to show and how many posts; a photo folder's skipped files are kept
+    /// in the catalogue for the header and the report.
+    func loadCatalogue() throws -> (catalogue: Catalogue, posts: Int) {
+        do {
+            if let photos {
+                let catalogue = try Catalogue(photosIn: URL(fileURLWithPath: photos))
+                return (catalogue, posts ?? catalogue.baseCount)
+            }
+            return (try Catalogue(folder: GridApp.assetsFolder), posts ?? 1000)
+        } catch {
+            throw AppError(description: error.description, status: 1)
+        }
     }
 }

@@ -23,7 +23,7 @@ final class LiveSchedulerView: FrameDelegate {
     func run() throws {
         let signals = TerminationSignals()
         do { try terminal.start() } catch { throw AppError(description: error.description, status: 2) }
-        presenter = CanvasPresenter(capability: terminal.capability)
+        presenter = CanvasPresenter(session: terminal)
         let end = options.duration.map { demo.clock.now + $0 }
         let stop = TerminalLoop.run(demo.scheduler, self, terminal: terminal, signals: signals) {
             quit || end.map { demo.clock.now >= $0 } ?? false

@@ -16,12 +16,13 @@ enum TerminalLoop {
 
     /// Runs frames until `done()`, a termination signal or a hang-up, then restores the terminal.
     static func run(_ scheduler: FrameScheduler, _ delegate: some FrameDelegate, terminal: TerminalSession,
-                    signals: TerminationSignals, until done: () -> Bool) -> Stop {
+                    signals: TerminationSignals, beforeEnd: () -> Void = {}, until done: () -> Bool) -> Stop {
         var hungUp = false
         scheduler.run(delegate) {
             if scheduler.meter.frames % 16 == 0 && terminal.isHungUp { hungUp = true }
             return !done() && !hungUp && signals.signal == nil
         }
+        if !hungUp { beforeEnd() }
         terminal.end()
         if hungUp { return .hungUp }
         return signals.signal.map(Stop.signal) ?? .finished

@@ -4,4 +4,5 @@ import Glibc
 
 // Entry point: parse, run, and turn every failure into a message and an exit status
 // (2 for bad flags and unusable terminals, as the usage contract promises).
+Launch.mark()
 exit(DestinationsCommand.main(arguments: Array(CommandLine.arguments.dropFirst())))

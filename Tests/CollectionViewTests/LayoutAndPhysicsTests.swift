@@ -101,6 +101,21 @@ extension GridLayout {
         #expect(abs(p.offset - ScrollPhysics.flingDistance(speed: 600)) < 1.0)
     }
 
+    /// Regression: the frame that starts a fling advances by zero time while the offset is
+    /// still at the end it leaves; that end used to stop the fling before it moved.
+    @Test func aFlingLeavesTheEndItStartsAt() {
+        var p = physics(content: 1_000, viewport: 50)
+        p.fling(speed: 400, at: .milliseconds(5))
+        p.advance(to: .milliseconds(5))
+        p.advance(to: .milliseconds(21))
+        #expect(p.offset > 0 && p.velocity > 0)
+        p.jump(to: p.maximumOffset)
+        p.fling(speed: -400, at: .milliseconds(30))
+        p.advance(to: .milliseconds(30))
+        p.advance(to: .milliseconds(46))
+        #expect(p.offset < p.maximumOffset && p.velocity < 0)
+    }
+
     @Test func motionStopsAtBothEnds() {
         var p = physics(content: 200, viewport: 50)
         p.fling(speed: 5000, at: .zero)

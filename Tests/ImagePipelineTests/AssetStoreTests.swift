@@ -24,7 +24,32 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
     }
 
     func store(latency: Duration = .zero, workers: Int = 2) -> AssetStore {
-        AssetStore(source: SimulatedNetworkSource(latency: latency, jitter: .zero), workers: workers, colorMode: .truecolor)
+        AssetStore(source: SimulatedNetworkSource(latency: latency, jitter: .zero), workers: workers, transfers: workers, colorMode: .truecolor)
+    }
+
+    /// A source whose fetches each wait until `needed` fetches are in flight together (or
+    /// give up after a while and say so): it proves transfers overlap.
+    final class RendezvousSource: AssetSource {
+        let needed: Int
+        let inFlight = Mutex((now: 0, most: 0))
+        init(needed: Int) { self.needed = needed }
+        func fetch(_ asset: AssetID, request: Int, cancellation: Cancellable) throws(ImageError) -> String? {
+            inFlight.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+            defer { inFlight.withLock { $0.now -= 1 } }
+            _ = eventually(10) { inFlight.withLock { $0.most } >= needed }
+            return asset.path
+        }
+    }
+
+    /// Waiting for the network must not occupy the decoding workers: with one decoding
+    /// worker, four transfers are in flight at the same time.
+    @Test func transfersOverlapWhileOneWorkerDecodes() {
+        let source = RendezvousSource(needed: 4)
+        let store = AssetStore(source: source, workers: 1, transfers: 4, colorMode: .truecolor)
+        let names = ["quadrants.jpg", "quadrants.png", "quadrants-progressive.jpg", "orientation-6.jpg"]
+        for name in names { _ = store.download(key(name)) { _ in } }
+        #expect(eventually { store.counters.prepared + store.counters.failed == 4 })
+        #expect(source.inFlight.withLock { $0.most } == 4)
     }
 
     @Test func completionArrivesThroughTheMailboxOnTheCallingThread() throws {

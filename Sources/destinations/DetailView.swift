@@ -1,0 +1,71 @@
+import CellCanvas
+import DestinationsModel
+import ImagePipeline
+
+/// One post shown large over the grid: the placeholder at once, the photo prepared off
+/// the main thread at this size when it arrives. Sized from the area it covers, so a
+/// resize asks for a new image size.
+final class DetailView {
+    let id: Int
+    let asset: AssetID
+    private(set) var area: Rect
+    private(set) var image: CellImage?
+    private(set) var isPlaceholder = true
+    var failure: String?
+    var download: Cancellable?
+
+    /// Photos are about 16:10 and a cell about twice as tall as it is wide.
+    static let cellAspect = 1.6 * 2
+    static let textRows = 5
+
+    init(id: Int, asset: AssetID, area: Rect) {
+        self.id = id
+        self.asset = asset
+        self.area = area
+    }
+
+    /// The image size that fits the area below a border and above the text.
+    var imageSize: (columns: Int, rows: Int) {
+        let rows = max(1, area.height - 2 - Self.textRows)
+        let columns = max(1, min(area.width - 4, Int(Double(rows) * Self.cellAspect)))
+        return (columns, max(1, min(rows, Int(Double(columns) / Self.cellAspect))))
+    }
+
+    var imageKey: PreparedImageKey { PreparedImageKey(asset: asset, columns: imageSize.columns, rows: imageSize.rows) }
+
+    func show(_ image: CellImage, placeholder: Bool) {
+        self.image = image
+        isPlaceholder = placeholder
+    }
+
+    /// Returns true when the image must be prepared again at a new size.
+    func resize(to newArea: Rect) -> Bool {
+        let oldKey = imageKey
+        area = newArea
+        return imageKey != oldKey
+    }
+
+    func draw(into canvas: inout Canvas, post: DestinationPost, likes: Int) {
+        guard area.width >= 10, area.height >= Self.textRows + 3 else { return }
+        let panel = CellStyle(background: .palette(234))
+        canvas.fill(area, with: Cell(" ", style: panel))
+        canvas.box(area, style: CellStyle(foreground: .yellow, background: .palette(234), bold: true))
+        let size = imageSize
+        let imageOrigin = Point(x: area.x + (area.width - size.columns) / 2, y: area.y + 1)
+        if let image { canvas.blit(image, at: imageOrigin, clip: area.insetBy(1)) }
+        if let failure {
+            canvas.draw(" \(failure) ", at: Point(x: imageOrigin.x + 1, y: imageOrigin.y + 1), width: size.columns - 2,
+                        style: CellStyle(foreground: .white, background: .red, bold: true))
+        }
+        let textX = area.x + 3, width = area.width - 6
+        var y = area.y + 1 + size.rows + 1
+        canvas.draw(post.title, at: Point(x: textX, y: y), width: width, style: CellStyle(background: .palette(234), bold: true))
+        y += 1
+        canvas.draw(post.region, at: Point(x: textX, y: y), width: width, style: CellStyle(background: .palette(234), dim: true))
+        y += 1
+        canvas.draw("♥ \(likes)", at: Point(x: textX, y: y), width: width, style: CellStyle(foreground: .red, background: .palette(234)))
+        let state = isPlaceholder ? (failure == nil ? "preparing \(size.columns)×\(size.rows)…" : "") : "\(size.columns)×\(size.rows) cells"
+        canvas.draw("\(state)   Esc back  L like  q quit", at: Point(x: textX, y: y + 1), width: width,
+                    style: CellStyle(foreground: .palette(244), background: .palette(234)))
+    }
+}

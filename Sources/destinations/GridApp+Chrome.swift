@@ -1,0 +1,82 @@
+import CellCanvas
+import CoreKit
+import RenderLoop
+
+/// Header, footer, HUD and help: what surrounds the grid.
+extension GridApp {
+    func drawChrome(into canvas: inout Canvas, frame: FrameInfo) {
+        let bar = CellStyle(reverse: true)
+        canvas.fill(Rect(x: 0, y: 0, width: canvas.columns, height: 1), with: Cell(" ", style: bar))
+        let skipped = catalogue.skippedFiles.isEmpty ? "" : "  (\(catalogue.skippedFiles.count) files skipped)"
+        let cost = options.cellCost > .zero ? "  cell cost \(fixed(options.cellCost.milliseconds, 1)) ms" : ""
+        let scenarioText = scenario.map { "  scenario \($0.kind.rawValue)" } ?? ""
+        canvas.draw(" destinations  \(frame.refreshRate)  prefetch \(scheduler.isIdleWorkEnabled ? "on" : "off")  images \(imageMode.rawValue)\(cost)  \(postCount) posts\(skipped)\(scenarioText)",
+                    at: Point(x: 0, y: 0), style: bar)
+        let footer = canvas.rows - 1
+        canvas.fill(Rect(x: 0, y: footer, width: canvas.columns, height: 1), with: Cell(" ", style: bar))
+        let hints = filterText.map { " filter: \($0)▏  Enter keep  Esc clear" }
+            ?? " arrows/hjkl select  Enter open  PgUp/PgDn page  J/K fling  / filter\(appliedFilter.isEmpty ? "" : " '\(appliedFilter)'")  s sort (\(sortOrder.rawValue))  L like  ? help  q quit"
+        canvas.draw(hints, at: Point(x: 0, y: footer), style: bar)
+    }
+
+    /// Under the grid, full width (so scrolled rows stay whole lines the terminal can
+    /// move): commit times against the deadline, the hitch ratio in its band's colour, and
+    /// what the pipeline is doing.
+    func drawHUD(into canvas: inout Canvas, frame: FrameInfo) {
+        let height = Self.hudRows + 2
+        let box = Rect(x: 0, y: canvas.rows - Self.footerRows - height, width: canvas.columns, height: height)
+        let panel = CellStyle(background: .palette(235))
+        canvas.fill(box, with: Cell(" ", style: panel))
+        canvas.box(box, style: CellStyle(foreground: .palette(244), background: .palette(235)))
+        let report = scheduler.meter.report()
+        let period = frame.refreshRate.period
+        let band: Color = switch report.band { case .good: .green; case .warning: .yellow; case .critical: .red }
+        let width = box.width - 4
+        var x = box.x + 2
+        x += canvas.draw("hitches \(report.hitches)  ", at: Point(x: x, y: box.y + 1), style: panel)
+        x += canvas.draw("\(fixed(report.hitchRatio, 2)) ms/s \(report.band.rawValue)", at: Point(x: x, y: box.y + 1),
+                         style: CellStyle(foreground: band, background: .palette(235), bold: true))
+        canvas.draw("  commit p99 \(fixed(report.commitP99.milliseconds, 2)) ms of \(fixed(period.milliseconds, 2)) ms  \(presenter.bytesInLastFrame) bytes/frame",
+                    at: Point(x: x, y: box.y + 1), width: box.maxX - 2 - x, style: panel)
+        CommitSparkline.draw(scheduler.meter.records.suffix(width), period: period, at: Point(x: box.x + 2, y: box.y + 2),
+                             background: .palette(235), into: &canvas)
+        let cache = store.cache.counters, loads = store.counters
+        canvas.draw("cells prepared: in commit \(view.cellsPreparedInCommit)  in idle time \(view.cellsPreparedIdle)  live \(view.liveCellCount)   prefetch batches \(view.prefetchBatches)  cancels \(view.cancelBatches)",
+                    at: Point(x: box.x + 2, y: box.y + 3), width: width, style: panel)
+        canvas.draw("cache \(cache.hits) hits  \(cache.misses) misses  \(cache.evictions) evicted  \(cache.bytes >> 10) KiB of \(store.cache.limit >> 20) MiB   downloads \(downloads.count) pending  \(loads.prepared) prepared  \(loads.failed) failed",
+                    at: Point(x: box.x + 2, y: box.y + 4), width: width, style: panel)
+    }
+
+    static let helpLines: [(String, String)] = [
+        ("arrows  h j k l", "move the selection"),
+        ("PgDn  PgUp  Space", "page down / up"),
+        ("J  K", "fling down / up (again: faster)"),
+        ("Ctrl-E  Ctrl-Y  wheel", "scroll by rows"),
+        ("g  G  Home  End", "top / bottom"),
+        ("Enter", "open the post large (Esc back)"),
+        ("/", "filter as you type (Enter keep, Esc clear)"),
+        ("s", "sort: catalogue, title, region, likes"),
+        ("L  +", "like the selected post"),
+        ("p", "prefetch in idle frame time on / off"),
+        ("r", "refresh rate 60 / 120 Hz"),
+        ("i", "images async / sync (decode in the commit)"),
+        ("H", "hitch HUD on / off"),
+        ("Ctrl-L", "redraw"),
+        ("q", "quit and print the summary"),
+    ]
+
+    func drawHelp(into canvas: inout Canvas) {
+        let width = min(canvas.columns - 2, 64), height = min(canvas.rows - 2, Self.helpLines.count + 4)
+        let box = Rect(x: (canvas.columns - width) / 2, y: (canvas.rows - height) / 2, width: width, height: height)
+        let panel = CellStyle(background: .palette(236))
+        canvas.fill(box, with: Cell(" ", style: panel))
+        canvas.box(box, style: CellStyle(foreground: .cyan, background: .palette(236), bold: true))
+        canvas.draw(" Keys ", at: Point(x: box.x + 2, y: box.y), style: CellStyle(foreground: .cyan, background: .palette(236), bold: true))
+        for (index, line) in Self.helpLines.prefix(height - 4).enumerated() {
+            let y = box.y + 2 + index
+            canvas.draw(line.0, at: Point(x: box.x + 2, y: y), width: 22, style: CellStyle(foreground: .yellow, background: .palette(236), bold: true))
+            canvas.draw(line.1, at: Point(x: box.x + 25, y: y), width: width - 27, style: panel)
+        }
+        canvas.draw("any key closes", at: Point(x: box.x + 2, y: box.maxY - 2), style: CellStyle(foreground: .palette(244), background: .palette(236)))
+    }
+}

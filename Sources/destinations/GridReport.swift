@@ -1,0 +1,185 @@
+import CellCanvas
+import CoreKit
+import Foundation
+import RenderLoop
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Per-frame figures the hitch meter does not keep: what was on screen and what it cost
+/// to send.
+struct RunStats {
+    var frames = 0
+    var visibleCellFrames = 0
+    var placeholderCellFrames = 0
+    /// Frames in which the grid moved, the rows they exposed and the bytes they sent.
+    var scrollFrames = 0
+    var exposedRows = 0
+    var scrollBytes = 0
+    var firstFrameMs: Double?
+    var residentAtFirstFrame = 0
+
+    mutating func noteFrame(app: GridApp, scrolledRows: Int, canvas: Canvas) {
+        frames += 1
+        if firstFrameMs == nil {
+            firstFrameMs = Launch.elapsedMilliseconds
+            residentAtFirstFrame = Memory.residentBytes()
+        }
+        for cell in app.view.visibleCells {
+            visibleCellFrames += 1
+            if let post = cell as? PostCell, post.isPlaceholder { placeholderCellFrames += 1 }
+        }
+        if scrolledRows > 0 {
+            scrollFrames += 1
+            exposedRows += min(scrolledRows, app.view.viewport.height)
+            scrollBytes += app.presenter.bytesInLastFrame
+        }
+    }
+}
+
+/// Resident memory, from the kernel.
+enum Memory {
+    /// Current resident set size in bytes (/proc/self/statm).
+    static func residentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    /// The largest resident set size so far, in bytes.
+    static func peakResidentBytes() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return usage.ru_maxrss * 1024
+    }
+}
+
+/// When the process started, for the first-frame time: `mark()` is the first thing main does.
+enum Launch {
+    nonisolated(unsafe) private static var start = timespec()
+
+    static func mark() { clock_gettime(CLOCK_MONOTONIC, &start) }
+
+    /// Milliseconds since `mark()`.
+    static var elapsedMilliseconds: Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec - start.tv_sec) * 1000 + Double(now.tv_nsec - start.tv_nsec) / 1_000_000
+    }
+}
+
+/// The report of one grid run, as text for people and JSON for scripts and the bench.
+struct GridReport: Sendable {
+    var refreshRateHz: Double
+    var prefetch: Bool
+    var images: String
+    var cellCostMs: Double
+    var scenario: String?
+    var posts: Int
+    var skippedFiles: Int
+    var durationS: Double
+    var hitch: HitchReport
+    var cellsPreparedInCommit: Int
+    var cellsPreparedIdle: Int
+    var prefetchBatches: Int
+    var prefetchCancels: Int
+    var placeholderCellFramesPct: Double
+    var bytesWritten: Int
+    var bytesPerFrame: Double
+    var scrollFrames: Int
+    var bytesPerScrollFrame: Double
+    var exposedRowsPerScrollFrame: Double
+    /// Bytes of one row in a full repaint of the final screen, measured at the end.
+    var bytesPerRowFullPaint: Double
+    var synchronizedOutput: Bool
+    var cacheHits: Int, cacheMisses: Int, cacheEvictions: Int, cacheBytes: Int
+    var firstFrameMs: Double
+    /// The launch frame's commit, which the hitch figures leave out.
+    var launchCommitMs: Double
+    var rssFirstFrameMb: Double
+    var rssEndMb: Double
+    var peakRssMb: Double
+
+    /// Scrolling frames' bytes over what their newly exposed rows cost in a full paint.
+    var scrollBytesRatio: Double {
+        let exposed = exposedRowsPerScrollFrame * bytesPerRowFullPaint
+        return exposed > 0 ? bytesPerScrollFrame / exposed : 0
+    }
+
+    func json() -> String {
+        func number(_ value: Double, _ decimals: Int = 3) -> String { fixed(value, decimals) }
+        func text(_ value: String) -> String { "\"\(value)\"" }
+        let fields: [(String, String)] = [
+            ("refresh_rate_hz", number(refreshRateHz)),
+            ("prefetch", text(prefetch ? "on" : "off")),
+            ("images", text(images)),
+            ("cell_cost_ms", number(cellCostMs)),
+            ("scenario", scenario.map(text) ?? "null"),
+            ("posts", "\(posts)"),
+            ("skipped_files", "\(skippedFiles)"),
+            ("duration_s", number(durationS)),
+            ("frames", "\(hitch.frames)"),
+            ("hitches", "\(hitch.hitches)"),
+            ("hitch_time_ms", number(hitch.totalHitchTime.milliseconds)),
+            ("hitch_ratio_ms_per_s", number(hitch.hitchRatio)),
+            ("band", text(hitch.band.rawValue)),
+            ("commit_ms", "{\"p50\":\(number(hitch.commitP50.milliseconds)),\"p95\":\(number(hitch.commitP95.milliseconds)),\"p99\":\(number(hitch.commitP99.milliseconds)),\"max\":\(number(hitch.commitMax.milliseconds))}"),
+            ("cells_prepared_in_commit", "\(cellsPreparedInCommit)"),
+            ("cells_prepared_idle", "\(cellsPreparedIdle)"),
+            ("prefetch_batches", "\(prefetchBatches)"),
+            ("prefetch_cancels", "\(prefetchCancels)"),
+            ("placeholder_cell_frames_pct", number(placeholderCellFramesPct, 2)),
+            ("bytes_written", "\(bytesWritten)"),
+            ("bytes_per_frame", number(bytesPerFrame, 1)),
+            ("scroll_frames", "\(scrollFrames)"),
+            ("bytes_per_scroll_frame", number(bytesPerScrollFrame, 1)),
+            ("exposed_rows_per_scroll_frame", number(exposedRowsPerScrollFrame, 2)),
+            ("bytes_per_row_full_paint", number(bytesPerRowFullPaint, 1)),
+            ("scroll_bytes_ratio", number(scrollBytesRatio, 3)),
+            ("synchronized_output", synchronizedOutput ? "true" : "false"),
+            ("cache", "{\"hits\":\(cacheHits),\"misses\":\(cacheMisses),\"evictions\":\(cacheEvictions),\"bytes\":\(cacheBytes)}"),
+            ("first_frame_ms", number(firstFrameMs, 1)),
+            ("launch_commit_ms", number(launchCommitMs)),
+            ("rss_mb", "{\"first_frame\":\(number(rssFirstFrameMb, 1)),\"end\":\(number(rssEndMb, 1))}"),
+            ("peak_rss_mb", number(peakRssMb, 1)),
+        ]
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    func text() -> String {
+        let rate = fixed(refreshRateHz, refreshRateHz == refreshRateHz.rounded() ? 0 : 2)
+        return """
+        destinations: \(hitch.frames) frames at \(rate) Hz in \(fixed(durationS, 2)) s\(scenario.map { ", scenario \($0)" } ?? ""), prefetch \(prefetch ? "on" : "off"), images \(images), \(posts) posts
+        hitches \(hitch.hitches), hitch time \(fixed(hitch.totalHitchTime.milliseconds, 1)) ms, hitch ratio \(fixed(hitch.hitchRatio, 2)) ms/s (\(hitch.band.rawValue))
+        commit p50 \(fixed(hitch.commitP50.milliseconds, 3)) ms, p95 \(fixed(hitch.commitP95.milliseconds, 3)) ms, p99 \(fixed(hitch.commitP99.milliseconds, 3)) ms, max \(fixed(hitch.commitMax.milliseconds, 3)) ms
+        cells prepared in commit \(cellsPreparedInCommit), in idle time \(cellsPreparedIdle); prefetch batches \(prefetchBatches), cancels \(prefetchCancels); placeholders \(fixed(placeholderCellFramesPct, 1)) % of cell-frames
+        output \(bytesWritten) bytes, \(fixed(bytesPerFrame, 0)) per frame; scrolling \(fixed(bytesPerScrollFrame, 0)) per frame for \(fixed(exposedRowsPerScrollFrame, 2)) new rows = \(fixed(scrollBytesRatio, 2))× their full-paint cost
+        cache \(cacheHits) hits, \(cacheMisses) misses, \(cacheEvictions) evictions, \(cacheBytes >> 10) KiB; first frame \(fixed(firstFrameMs, 1)) ms after launch (its commit \(fixed(launchCommitMs, 1)) ms, not counted above); memory \(fixed(rssFirstFrameMb, 1)) MB at the first frame, \(fixed(rssEndMb, 1)) MB at the end, peak \(fixed(peakRssMb, 1)) MB
+        """
+    }
+}
+
+extension GridApp {
+    func makeReport() -> GridReport {
+        let hitch = scheduler.meter.report()
+        let cache = store.cache.counters
+        let megabyte = 1024.0 * 1024.0
+        return GridReport(
+            refreshRateHz: scheduler.refreshRate.hertz, prefetch: scheduler.isIdleWorkEnabled, images: imageMode.rawValue,
+            cellCostMs: options.cellCost.milliseconds, scenario: options.scenario?.rawValue, posts: postCount,
+            skippedFiles: catalogue.skippedFiles.count, durationS: (clock.now - startedAt).milliseconds / 1000, hitch: hitch,
+            cellsPreparedInCommit: view.cellsPreparedInCommit, cellsPreparedIdle: view.cellsPreparedIdle,
+            prefetchBatches: view.prefetchBatches, prefetchCancels: view.cancelBatches,
+            placeholderCellFramesPct: stats.visibleCellFrames > 0 ? 100 * Double(stats.placeholderCellFrames) / Double(stats.visibleCellFrames) : 0,
+            bytesWritten: presenter.bytesWritten, bytesPerFrame: stats.frames > 0 ? Double(presenter.bytesWritten) / Double(stats.frames) : 0,
+            scrollFrames: stats.scrollFrames,
+            bytesPerScrollFrame: stats.scrollFrames > 0 ? Double(stats.scrollBytes) / Double(stats.scrollFrames) : 0,
+            exposedRowsPerScrollFrame: stats.scrollFrames > 0 ? Double(stats.exposedRows) / Double(stats.scrollFrames) : 0,
+            bytesPerRowFullPaint: fullPaintBytesPerRow, synchronizedOutput: terminal.supportsSynchronizedOutput,
+            cacheHits: cache.hits, cacheMisses: cache.misses, cacheEvictions: cache.evictions, cacheBytes: cache.bytes,
+            firstFrameMs: stats.firstFrameMs ?? 0, launchCommitMs: launchFrame?.commitDuration.milliseconds ?? 0,
+            rssFirstFrameMb: Double(stats.residentAtFirstFrame) / megabyte, rssEndMb: Double(Memory.residentBytes()) / megabyte,
+            peakRssMb: Double(Memory.peakResidentBytes()) / megabyte)
+    }
+}
