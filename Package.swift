@@ -72,6 +72,7 @@ let package = Package(
         .testTarget(name: "RenderLoopTests", dependencies: ["CoreKit", "RenderLoop", "TestSupport"]),
         .testTarget(name: "DiffableDataTests", dependencies: ["CoreKit", "DiffableData", "TestSupport"]),
         .testTarget(name: "CellCanvasTests", dependencies: ["CellCanvas"]),
+        .testTarget(name: "TerminalFrontTests", dependencies: ["CellCanvas", "CNcursesw", "TerminalFront"]),
         .testTarget(name: "CollectionViewTests", dependencies: ["CoreKit", "CollectionView", "CellCanvas", "DiffableData", "RenderLoop", "TestSupport"]),
         .testTarget(name: "DestinationsModelTests", dependencies: ["DestinationsModel", "ImagePipeline"]),
         .testTarget(name: "ImagePipelineTests", dependencies: ["CoreKit", "CellCanvas", "ImagePipeline"], resources: [.copy("Fixtures")]),

@@ -82,6 +82,17 @@ static inline int cnc_start_detached(const char *term, int out_fd, int in_fd, in
     return 1;
 }
 
+/// The character ncurses holds for the window at (y, x), for checking what it will show.
+static inline wchar_t cnc_glyph_at(WINDOW *window, int y, int x) {
+    cchar_t cell;
+    wchar_t text[CCHARW_MAX + 1] = {0};
+    attr_t attributes;
+    short pair;
+    if (mvwin_wch(window, y, x, &cell) != OK) return 0;
+    if (getcchar(&cell, text, &attributes, &pair, NULL) == ERR) return 0;
+    return text[0];
+}
+
 /// True when terminfo says the terminal takes 24-bit colours as colour numbers (xterm-direct).
 static inline int cnc_has_direct_color(void) {
     return tigetflag("RGB") > 0 || COLORS >= 0x1000000;

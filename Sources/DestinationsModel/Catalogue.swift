@@ -89,7 +89,7 @@ public struct Catalogue: Sendable {
         for name in names where !name.hasPrefix(".") {
             let path = folder.appendingPathComponent(name).path
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { continue }
             switch PhotoSniffer.kind(ofFileAt: path) {
             case .success:
                 let id = entries.count + 1

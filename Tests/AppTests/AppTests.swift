@@ -183,6 +183,41 @@ import Testing
         #expect(after.contains("EXIT=0") && after.contains("destinations: "), "after quit:\n\(after)")
     }
 
+    @Test func helpOverlayDetailViewFlingAndResize() throws {
+        let tmux = Tmux()
+        try tmux.start("\(AppProcess.binary.path) --latency 0", columns: 160, rows: 48)
+        defer { tmux.stop() }
+        let first = try tmux.waitFor { $0.contains("Cusco") && $0.contains("bytes/frame") }
+        #expect(first.contains("60 Hz  prefetch on  images async  1000 posts"), "header:\n\(first)")
+        #expect(first.contains("cells prepared: in commit") && first.contains("cache "), "HUD:\n\(first)")
+        try tmux.keys("?")
+        let help = try tmux.waitFor { $0.contains("fling down / up") }
+        #expect(help.contains("Keys") && help.contains("open the post large"), "help:\n\(help)")
+        try tmux.keys("x")
+        _ = try tmux.waitFor { !$0.contains("fling down / up") }
+        // Enter: the selected post large, placeholder first, then the photo prepared off
+        // the main thread at that size ("W×H cells" replaces "preparing").
+        try tmux.keys("Enter")
+        let detail = try tmux.waitFor { $0.contains("Esc back") && $0.contains(" cells") }
+        #expect(detail.contains("Cusco") && detail.contains("Peru"), "detail:\n\(detail)")
+        try tmux.keys("Escape")
+        _ = try tmux.waitFor { !$0.contains("Esc back") && $0.contains("Saint Lucia") }
+        try tmux.keys("J")
+        let flung = try tmux.waitFor { !$0.contains("Cusco") && !$0.contains("Saint Lucia") }
+        #expect(flung.contains("♥"), "after a fling:\n\(flung)")
+        // Narrower: fewer columns of posts, still whole cells.
+        let wide = flung.split(separator: "\n").first { $0.contains("♥") }.map { $0.components(separatedBy: "♥").count - 1 } ?? 0
+        try tmux.run(["resize-window", "-t", tmux.session, "-x", "90", "-y", "40"])
+        let narrow = try tmux.waitFor { screen in
+            let hearts = screen.split(separator: "\n").first { $0.contains("♥") }.map { $0.components(separatedBy: "♥").count - 1 } ?? 0
+            return hearts > 0 && hearts < wide
+        }
+        #expect(narrow.contains("♥"))
+        try tmux.keys("q")
+        let after = try tmux.waitFor { $0.contains("EXIT=") }
+        #expect(after.contains("EXIT=0") && after.contains("hitch ratio"), "after quit:\n\(after)")
+    }
+
     @Test func syncImagesWithoutPrefetchRunAndSayWhatTheyAre() throws {
         let tmux = Tmux()
         try tmux.start("\(AppProcess.binary.path) --images sync --prefetch off --cell-cost 1", columns: 120, rows: 40)
@@ -192,4 +227,141 @@ import Testing
         try tmux.keys("q")
         #expect(try tmux.waitFor { $0.contains("EXIT=") }.contains("EXIT=0"))
     }
+}
+
+/// Scenario runs with no terminal: the real front into a byte-counting sink.
+@Suite(.serialized) struct ScenarioTests {
+    static func json(_ result: Spawn.Result) throws -> [String: Any] {
+        let line = try #require(result.stdout.split(separator: "\n").last, "no output; stderr: \(result.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+
+    @Test func aHeadlessFlingReportsEveryFieldWithSaneValues() throws {
+        // TERM=dumb: the headless front picks a real terminal type (xterm-256color).
+        let result = try AppProcess.run(["--scenario", "fling", "--duration", "1.5", "--posts", "10000", "--refresh-rate", "120", "--latency", "10", "--report", "json"],
+                                        environment: ["TERM": "dumb"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try Self.json(result)
+        for key in ["refresh_rate_hz", "prefetch", "images", "cell_cost_ms", "duration_s", "frames", "hitches", "hitch_time_ms",
+                    "hitch_ratio_ms_per_s", "band", "commit_ms", "cells_prepared_in_commit", "cells_prepared_idle", "prefetch_batches",
+                    "prefetch_cancels", "placeholder_cell_frames_pct", "bytes_written", "bytes_per_frame", "cache", "peak_rss_mb"] {
+            #expect(report[key] != nil, "missing \(key)")
+        }
+        #expect(report["refresh_rate_hz"] as? Double == 120)
+        #expect(report["prefetch"] as? String == "on" && report["images"] as? String == "async")
+        #expect(report["posts"] as? Int == 10000)
+        let frames = report["frames"] as? Int ?? 0
+        #expect(frames > 10)
+        #expect((report["duration_s"] as? Double ?? 0) >= 1.5)
+        #expect(["good", "warning", "critical"].contains(report["band"] as? String ?? ""))
+        let commit = report["commit_ms"] as? [String: Double] ?? [:]
+        #expect(Set(commit.keys) == ["p50", "p95", "p99", "max"])
+        #expect((commit["p50"] ?? -1) >= 0 && (commit["p50"] ?? 1) <= (commit["p95"] ?? 0) && (commit["p99"] ?? 1) <= (commit["max"] ?? 0))
+        #expect((report["cells_prepared_idle"] as? Int ?? 0) > 0, "the fling prepared cells in idle time")
+        #expect((report["prefetch_batches"] as? Int ?? 0) > 0)
+        let placeholders = report["placeholder_cell_frames_pct"] as? Double ?? -1
+        #expect((0...100).contains(placeholders))
+        let bytes = report["bytes_written"] as? Int ?? 0
+        #expect(bytes > 160 * 40, "at least one full screen was sent")
+        #expect(abs((report["bytes_per_frame"] as? Double ?? 0) - Double(bytes) / Double(frames + 1)) < Double(bytes) / Double(frames), "bytes per frame is bytes over frames")
+        #expect((report["scroll_frames"] as? Int ?? 0) > 0, "the fling moved the grid")
+        let cache = report["cache"] as? [String: Int] ?? [:]
+        #expect(Set(cache.keys) == ["hits", "misses", "evictions", "bytes"])
+        #expect((cache["bytes"] ?? 0) > 0, "prepared thumbnails are cached")
+        #expect((report["peak_rss_mb"] as? Double ?? 0) > 1)
+        #expect((report["first_frame_ms"] as? Double ?? 0) > 0)
+    }
+
+    @Test(arguments: ScenarioKindName.all)
+    func everyScenarioRunsHeadless(scenario: String) throws {
+        let result = try AppProcess.run(["--scenario", scenario, "--duration", "1.2", "--posts", "2000", "--latency", "5", "--report", "json"])
+        #expect(result.status == 0, "\(scenario): \(result.stderr)")
+        let report = try Self.json(result)
+        #expect(report["scenario"] as? String == scenario)
+        #expect((report["frames"] as? Int ?? 0) > 10)
+        if scenario == "search" {
+            #expect((report["cells_prepared_in_commit"] as? Int ?? 0) > 20, "filtering brought new cells on screen")
+        } else {
+            #expect((report["scroll_frames"] as? Int ?? 0) > 0, "\(scenario) scrolled")
+        }
+        if scenario == "reverse" {
+            #expect((report["prefetch_cancels"] as? Int ?? 0) > 0, "turning round cancels prefetches ahead")
+        }
+    }
+
+    @Test func textReportAndTraceFiles() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("traces-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace = directory.appendingPathComponent("frames.json").path, lifecycle = directory.appendingPathComponent("cells.txt").path
+        let result = try AppProcess.run(["--scenario", "pages", "--duration", "1", "--posts", "500", "--trace-file", trace, "--trace-lifecycle", lifecycle])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("hitch ratio") && result.stdout.contains("bytes"), "text report:\n\(result.stdout)")
+        let events = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: trace))) as? [String: Any]
+        #expect((events?["traceEvents"] as? [[String: Any]] ?? []).contains { $0["name"] as? String == "commit" })
+        let calls = try String(contentsOfFile: lifecycle, encoding: .utf8)
+        #expect(calls.contains("cellForItemAt 0") && calls.contains("willDisplay 0") && calls.contains("prefetch ["), "lifecycle:\n\(calls.prefix(400))")
+    }
+
+    @Test func aPhotoFolderSkipsAndCountsWhatIsNotAPhoto() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photos-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let assets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Assets/photos")
+        for name in ["aqua.png", "blinds.jpg"] where FileManager.default.fileExists(atPath: assets.appendingPathComponent(name).path) {
+            try FileManager.default.copyItem(at: assets.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+        let photos = try FileManager.default.contentsOfDirectory(atPath: folder.path).count
+        try #require(photos > 0, "no bundled photos found under \(assets.path)")
+        try Data("just text".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+        try Data().write(to: folder.appendingPathComponent("empty.jpg"))
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("gone.jpg").path, withDestinationPath: "/nonexistent/photo.jpg")
+        let result = try AppProcess.run(["--photos", folder.path, "--scenario", "steady", "--duration", "0.5", "--report", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try Self.json(result)
+        #expect(report["posts"] as? Int == photos)
+        #expect(report["skipped_files"] as? Int == 3, "notes.txt, empty.jpg and the broken link are skipped and counted")
+
+        let empty = folder.appendingPathComponent("empty-folder")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let none = try AppProcess.run(["--photos", empty.path, "--scenario", "steady", "--duration", "0.5"])
+        #expect(none.status == 1 && none.stderr.contains("no JPEG or PNG photos here"), "\(none.stderr)")
+        let missing = try AppProcess.run(["--photos", "/nonexistent/folder", "--scenario", "steady", "--duration", "0.5"])
+        #expect(missing.status == 1 && missing.stderr.contains("/nonexistent/folder"), "\(missing.stderr)")
+    }
+
+    @Test(arguments: [
+        (["--posts", "0"], "--posts must be between 1 and 1000000"),
+        (["--cache-mb", "0"], "--cache-mb must be between 1 and 4096"),
+        (["--scenario", "spin"], "'fling', 'steady', 'pages', 'reverse' or 'search'"),
+        (["--duration=-1"], "--duration must be more than 0"),
+        (["--images", "fast"], "'async' and 'sync'"),
+        (["--seed", "x"], "--seed"),
+        (["--latency", "nan"], "--latency must be between 0 and 10000 ms"),
+    ])
+    func badGridFlagsGiveAClearMessageAndExitCode2(arguments: [String], message: String) throws {
+        let result = try AppProcess.run(["--scenario", "fling", "--duration", "1"] + arguments)
+        #expect(result.status == 2, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
+    }
+
+    @Test func benchRunsEveryConfigurationAndSearchesTheHeadroom() throws {
+        let result = try AppProcess.run(["bench", "--duration", "0.4", "--probe-duration", "0.3", "--search-steps", "1", "--posts", "2000", "--latency", "5", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Hz  prefetch  images"), "the table:\n\(result.stdout)")
+        let summary = try Self.json(result)
+        let runs = summary["runs"] as? [[String: Any]] ?? []
+        let combinations = Set(runs.map { "\($0["refresh_rate_hz"] as? Double ?? 0) \($0["prefetch"] as? String ?? "") \($0["images"] as? String ?? "")" })
+        #expect(runs.count == 8 && combinations.count == 8, "\(combinations)")
+        let headroom = summary["headroom"] as? [String: Any] ?? [:]
+        #expect(headroom["refresh_rate_hz"] as? Int == 120)
+        let costs = headroom["max_hitch_free_cell_cost_ms"] as? [String: Double] ?? [:]
+        #expect(Set(costs.keys) == ["prefetch_off", "prefetch_on"])
+        #expect(costs.values.allSatisfy { $0 >= 0 && $0 <= 32 })
+    }
+}
+
+enum ScenarioKindName {
+    static let all = ["fling", "steady", "pages", "reverse", "search"]
 }

@@ -1,0 +1,86 @@
+import CellCanvas
+import CNcursesw
+import Testing
+@testable import TerminalFront
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The presenter on a headless screen (ncurses writing into /dev/null, bytes counted by
+/// the kernel): what a frame sends is a count of bytes, exact and repeatable.
+@Suite(.serialized) struct PresenterTests {
+    static let rows = 30, columns = 80
+
+    /// A screen whose rows 1...28 are distinct coloured lines `first`, `first + 1`, ….
+    static func canvas(firstLine first: Int) -> Canvas {
+        var canvas = Canvas(columns: columns, rows: rows)
+        canvas.draw("header", at: Point(x: 0, y: 0), style: CellStyle(reverse: true))
+        for y in 1..<(rows - 1) {
+            let line = first + y - 1
+            let text = "line \(line) " + String(repeating: "abcdefghij", count: 7)
+            canvas.draw(text, at: Point(x: 0, y: y), style: CellStyle(foreground: .palette(UInt8(16 + line % 200)), background: .palette(UInt8(232 + line % 20))))
+        }
+        canvas.draw("footer", at: Point(x: 0, y: rows - 1), style: CellStyle(reverse: true))
+        return canvas
+    }
+
+    static func screenText(row: Int) -> String {
+        String((0..<columns).compactMap { x in Unicode.Scalar(UInt32(cnc_glyph_at(cnc_stdscr(), Int32(row), Int32(x)))).map(Character.init) })
+    }
+
+    @Test func aScrolledFrameSendsAboutTheExposedRowsAndShowsTheRightScreen() throws {
+        setenv("TERM", "xterm-256color", 1)
+        let session = TerminalSession()
+        try session.startHeadless(rows: Self.rows, columns: Self.columns)
+        defer { session.end() }
+        let presenter = CanvasPresenter(session: session)
+        try #require(presenter.countsBytes, "this kernel keeps no per-thread write count")
+        presenter.present(Self.canvas(firstLine: 0))
+        let fullPaint = presenter.bytesInLastFrame
+        #expect(fullPaint > 28 * 80, "every cell of the first frame is sent")
+
+        // Three rows further down: rows 1...28 move up by three, three new rows appear.
+        presenter.present(Self.canvas(firstLine: 3), scrolled: (1..<(Self.rows - 1), 3))
+        let scrolled = presenter.bytesInLastFrame
+        let perRow = Double(fullPaint) / 28
+        #expect(Double(scrolled) < 1.5 * 3 * perRow, "a scroll by 3 rows sent \(scrolled) bytes; a row costs \(perRow)")
+        #expect(presenter.cellsWritten <= 3 * Self.columns + Self.columns, "only the exposed rows are written (\(presenter.cellsWritten) cells)")
+        #expect(Self.screenText(row: 1).hasPrefix("line 3 "))
+        #expect(Self.screenText(row: 28).hasPrefix("line 30 "))
+        #expect(Self.screenText(row: 0).hasPrefix("header") && Self.screenText(row: 29).hasPrefix("footer"))
+
+        // A wrong hint costs bytes, never correctness.
+        presenter.present(Self.canvas(firstLine: 4), scrolled: (1..<(Self.rows - 1), -2))
+        #expect(Self.screenText(row: 1).hasPrefix("line 4 "))
+        #expect(Self.screenText(row: 28).hasPrefix("line 31 "))
+
+        // Nothing changed: almost nothing is sent (the synchronized-output brackets, 16
+        // bytes, and at most a cursor move).
+        presenter.present(Self.canvas(firstLine: 4))
+        #expect(presenter.bytesInLastFrame < 32, "an unchanged frame sent \(presenter.bytesInLastFrame) bytes")
+        #expect(presenter.bytesWritten > fullPaint)
+    }
+
+    @Test func theMeterCountsExactlyWhatThisThreadWrites() throws {
+        let meter = try #require(OutputMeter())
+        let sink = open("/dev/null", O_WRONLY)
+        defer { close(sink) }
+        let before = meter.bytesWritten
+        let bytes = [UInt8](repeating: 65, count: 1234)
+        for _ in 0..<3 { _ = bytes.withUnsafeBytes { write(sink, $0.baseAddress, $0.count) } }
+        #expect(meter.bytesWritten - before == 3 * 1234)
+    }
+
+    @Test func synchronizedOutputRepliesAreRead() {
+        func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+        let da1 = "\u{1B}[?62;22c"
+        #expect(SyncOutputProbe.supportsMode2026(reply: bytes("\u{1B}[?2026;2$y" + da1)))
+        #expect(SyncOutputProbe.supportsMode2026(reply: bytes("\u{1B}[?2026;1$y" + da1)))
+        #expect(!SyncOutputProbe.supportsMode2026(reply: bytes("\u{1B}[?2026;0$y" + da1)), "0: not recognised")
+        #expect(!SyncOutputProbe.supportsMode2026(reply: bytes("\u{1B}[?2026;4$y" + da1)), "4: permanently off")
+        #expect(!SyncOutputProbe.supportsMode2026(reply: bytes(da1)), "no DECRPM: the terminal ignored the query")
+        #expect(SyncOutputProbe.hasDeviceAttributes(bytes("\u{1B}[?2026;2$y" + da1)))
+        #expect(!SyncOutputProbe.hasDeviceAttributes(bytes("\u{1B}[?2026;2$y")), "still waiting for DA1")
+        #expect(!SyncOutputProbe.hasDeviceAttributes(bytes("\u{1B}[?62;2")), "a partial reply")
+    }
+}
