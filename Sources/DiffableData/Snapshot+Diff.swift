@@ -7,6 +7,7 @@ extension Snapshot {
     /// - Complexity: that of ``ArrayDiff`` on each section present in both (O(n) plus
     ///   O(m log m) for the m kept items outside the common prefix and suffix), plus one
     ///   lookup per insert and delete; O(n) comparisons when nothing changed.
+    @_specialize(exported: true, where SectionID == Int, ItemID == Int)
     public func changeset(to new: Snapshot) -> Changeset<SectionID, ItemID> {
         var changes = Changeset<SectionID, ItemID>()
         diffSections(to: new, into: &changes)

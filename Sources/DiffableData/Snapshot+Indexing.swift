@@ -2,6 +2,7 @@
 extension Snapshot {
     /// Rewrites the paths of items `start...` of section `section`.
     /// - Complexity: O(items after `start` in that section).
+    @_specialize(exported: true, where SectionID == Int, ItemID == Int)
     mutating func reindexItems(inSection section: Int, from start: Int) {
         let sectionItems = items[section]
         for index in start..<sectionItems.count {

@@ -18,12 +18,17 @@ struct RunStats {
     var scrollBytes = 0
     var firstFrameMs: Double?
     var residentAtFirstFrame = 0
+    /// Resident memory half-way through a run with a duration (flat memory shows here).
+    var residentHalfway: Int?
 
     mutating func noteFrame(app: GridApp, scrolledRows: Int, canvas: Canvas) {
         frames += 1
         if firstFrameMs == nil {
             firstFrameMs = Launch.elapsedMilliseconds
             residentAtFirstFrame = Memory.residentBytes()
+        }
+        if residentHalfway == nil, let duration = app.options.duration, app.clock.now - app.startedAt >= duration / 2 {
+            residentHalfway = Memory.residentBytes()
         }
         for cell in app.view.visibleCells {
             visibleCellFrames += 1
@@ -98,6 +103,7 @@ struct GridReport: Sendable {
     /// The launch frame's commit, which the hitch figures leave out.
     var launchCommitMs: Double
     var rssFirstFrameMb: Double
+    var rssHalfwayMb: Double?
     var rssEndMb: Double
     var peakRssMb: Double
 
@@ -141,7 +147,7 @@ struct GridReport: Sendable {
             ("cache", "{\"hits\":\(cacheHits),\"misses\":\(cacheMisses),\"evictions\":\(cacheEvictions),\"bytes\":\(cacheBytes)}"),
             ("first_frame_ms", number(firstFrameMs, 1)),
             ("launch_commit_ms", number(launchCommitMs)),
-            ("rss_mb", "{\"first_frame\":\(number(rssFirstFrameMb, 1)),\"end\":\(number(rssEndMb, 1))}"),
+            ("rss_mb", "{\"first_frame\":\(number(rssFirstFrameMb, 1)),\"halfway\":\(rssHalfwayMb.map { number($0, 1) } ?? "null"),\"end\":\(number(rssEndMb, 1))}"),
             ("peak_rss_mb", number(peakRssMb, 1)),
         ]
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
@@ -179,7 +185,7 @@ extension GridApp {
             bytesPerRowFullPaint: fullPaintBytesPerRow, synchronizedOutput: terminal.supportsSynchronizedOutput,
             cacheHits: cache.hits, cacheMisses: cache.misses, cacheEvictions: cache.evictions, cacheBytes: cache.bytes,
             firstFrameMs: stats.firstFrameMs ?? 0, launchCommitMs: launchFrame?.commitDuration.milliseconds ?? 0,
-            rssFirstFrameMb: Double(stats.residentAtFirstFrame) / megabyte, rssEndMb: Double(Memory.residentBytes()) / megabyte,
+            rssFirstFrameMb: Double(stats.residentAtFirstFrame) / megabyte, rssHalfwayMb: stats.residentHalfway.map { Double($0) / megabyte }, rssEndMb: Double(Memory.residentBytes()) / megabyte,
             peakRssMb: Double(Memory.peakResidentBytes()) / megabyte)
     }
 }
