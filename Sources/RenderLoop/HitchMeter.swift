@@ -53,6 +53,25 @@ public struct HitchMeter: Sendable {
         commitNanoseconds.append(frame.commitDuration.nanoseconds)
     }
 
+    /// Hitch time per second so far, as ``HitchReport/hitchRatio``, without the sort a full
+    /// report needs: a live display calls this every frame, and sorting every commit of a long
+    /// session each frame would itself cost frames.
+    public var hitchRatio: Double {
+        let span = (lastPresented ?? .zero) - (firstTick ?? .zero)
+        return span > .zero ? totalHitchTime.milliseconds / (span.milliseconds / 1000) : 0
+    }
+
+    public var band: HitchBand { HitchBand(ratioMillisecondsPerSecond: hitchRatio) }
+
+    /// The `p` quantile (nearest rank) of the last `count` commits, for live displays.
+    /// - Complexity: O(count log count), independent of the run's length.
+    public func recentCommitPercentile(_ p: Double, last count: Int) -> Duration {
+        let recent = commitNanoseconds.suffix(count).sorted()
+        guard !recent.isEmpty else { return .zero }
+        let rank = Int((p * Double(recent.count)).rounded(.up))
+        return .nanoseconds(recent[min(max(rank, 1), recent.count) - 1])
+    }
+
     /// The summary of everything recorded so far.
     /// - Complexity: O(n log n) in the number of frames (a sort for the percentiles).
     public func report() -> HitchReport {

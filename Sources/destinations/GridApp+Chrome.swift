@@ -28,15 +28,17 @@ extension GridApp {
         let panel = CellStyle(background: .palette(235))
         canvas.fill(box, with: Cell(" ", style: panel))
         canvas.box(box, style: CellStyle(foreground: .palette(244), background: .palette(235)))
-        let report = scheduler.meter.report()
+        // Counters only, and percentiles over the last second: never a sort of the whole run.
+        let meter = scheduler.meter
         let period = frame.refreshRate.period
-        let band: Color = switch report.band { case .good: .green; case .warning: .yellow; case .critical: .red }
+        let band: Color = switch meter.band { case .good: .green; case .warning: .yellow; case .critical: .red }
         let width = box.width - 4
         var x = box.x + 2
-        x += canvas.draw("hitches \(report.hitches)  ", at: Point(x: x, y: box.y + 1), style: panel)
-        x += canvas.draw("\(fixed(report.hitchRatio, 2)) ms/s \(report.band.rawValue)", at: Point(x: x, y: box.y + 1),
+        x += canvas.draw("hitches \(meter.hitches)  ", at: Point(x: x, y: box.y + 1), style: panel)
+        x += canvas.draw("\(fixed(meter.hitchRatio, 2)) ms/s \(meter.band.rawValue)", at: Point(x: x, y: box.y + 1),
                          style: CellStyle(foreground: band, background: .palette(235), bold: true))
-        canvas.draw("  commit p99 \(fixed(report.commitP99.milliseconds, 2)) ms of \(fixed(period.milliseconds, 2)) ms  \(presenter.bytesInLastFrame) bytes/frame",
+        let recentP99 = meter.recentCommitPercentile(0.99, last: Int(frame.refreshRate.hertz.rounded()))
+        canvas.draw("  commit p99 (last second) \(fixed(recentP99.milliseconds, 2)) ms of \(fixed(period.milliseconds, 2)) ms  \(presenter.bytesInLastFrame) bytes/frame",
                     at: Point(x: x, y: box.y + 1), width: box.maxX - 2 - x, style: panel)
         CommitSparkline.draw(scheduler.meter.records.suffix(width), period: period, at: Point(x: box.x + 2, y: box.y + 2),
                              background: .palette(235), into: &canvas)

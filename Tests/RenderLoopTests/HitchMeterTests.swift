@@ -17,6 +17,20 @@ import TestSupport
         return (scheduler.meter.report(), scheduler.meter.records)
     }
 
+    /// The live figures (no sort of the whole run) agree with the full report.
+    @Test func liveRatioAndRecentPercentileMatchTheReport() {
+        let clock = VirtualClock()
+        let costs: [Int: Duration] = [3: .milliseconds(15), 6: .milliseconds(25)]
+        let delegate = ScriptedCommits(clock: clock) { costs[$0] ?? .milliseconds(1) }
+        let scheduler = FrameScheduler(refreshRate: try! RefreshRate(hertz: 100), clock: clock)
+        scheduler.run(frames: 10, delegate)
+        let meter = scheduler.meter, report = meter.report()
+        #expect(meter.hitchRatio == report.hitchRatio && meter.band == report.band)
+        #expect(meter.recentCommitPercentile(0.99, last: 100) == report.commitP99)
+        #expect(meter.recentCommitPercentile(1.0, last: 4) == .milliseconds(25), "frames 6...9 hold the 25 ms commit")
+        #expect(meter.recentCommitPercentile(1.0, last: 3) == .milliseconds(1), "frames 7...9 do not")
+    }
+
     @Test func handComputedRatioAndPercentiles() {
         let (report, records) = handCase()
         #expect(records.map(\.presentedAt) == [10, 20, 30, 50, 60, 70, 100, 110, 120, 130].map { Duration.milliseconds($0) })
