@@ -22,9 +22,9 @@ enum SyncOutputProbe {
         let query = Array("\u{1B}[?2026$p\u{1B}[c".utf8)
         guard query.withUnsafeBytes({ write(output, $0.baseAddress, $0.count) }) == query.count else { return false }
         var reply: [UInt8] = []
-        let deadline = MonotonicNow.milliseconds() + Int(timeoutMilliseconds)
+        let deadline = ContinuousClock.now + .milliseconds(timeoutMilliseconds)
         while !Self.hasDeviceAttributes(reply) {
-            let left = deadline - MonotonicNow.milliseconds()
+            let left = Int((deadline - .now) / .milliseconds(1))
             guard left > 0 else { break }
             var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
             guard poll(&descriptor, 1, Int32(left)) > 0 else { break }
@@ -66,13 +66,5 @@ enum SyncOutputProbe {
             index = end + 1
         }
         return result
-    }
-}
-
-enum MonotonicNow {
-    static func milliseconds() -> Int {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
     }
 }

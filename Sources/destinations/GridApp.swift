@@ -47,8 +47,6 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
     /// The last frame presented, repainted whole at the end as the yardstick for bytes.
     var lastCanvas: Canvas?
     var fullPaintBytesPerRow = 0.0
-    /// Image completions delivered at the start of this frame (their cells change).
-    var deliveredThisFrame = 0
     /// The first frame's record, taken out of the hitch statistics.
     var launchFrame: FrameRecord?
     /// What configuring a cell costs, measured (sets the per-frame delivery limit).
@@ -244,7 +242,7 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
             launchFrame = first
             scheduler.resetMeter()
         }
-        deliveredThisFrame = store.deliverCompletions(limit: deliveryLimit(for: frame))
+        store.deliverCompletions(limit: deliveryLimit(for: frame))
     }
 
     /// How many image completions this frame can take: each reconfigures a cell inside
@@ -281,6 +279,6 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
         let moved = Int(view.physics.offset) - topBefore
         presenter.present(canvas, scrolled: moved == 0 ? nil : (view.viewport.y..<view.viewport.maxY, moved))
         lastCanvas = canvas
-        stats.noteFrame(app: self, scrolledRows: abs(Int(view.physics.offset) - topBefore), canvas: canvas)
+        stats.noteFrame(app: self, scrolledRows: abs(moved))
     }
 }

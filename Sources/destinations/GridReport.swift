@@ -1,4 +1,3 @@
-import CellCanvas
 import CoreKit
 import Foundation
 import RenderLoop
@@ -21,7 +20,7 @@ struct RunStats {
     /// Resident memory half-way through a run with a duration (flat memory shows here).
     var residentHalfway: Int?
 
-    mutating func noteFrame(app: GridApp, scrolledRows: Int, canvas: Canvas) {
+    mutating func noteFrame(app: GridApp, scrolledRows: Int) {
         frames += 1
         if firstFrameMs == nil {
             firstFrameMs = Launch.elapsedMilliseconds
@@ -62,16 +61,12 @@ enum Memory {
 
 /// When the process started, for the first-frame time: `mark()` is the first thing main does.
 enum Launch {
-    nonisolated(unsafe) private static var start = timespec()
+    private static let start = ContinuousClock.now
 
-    static func mark() { clock_gettime(CLOCK_MONOTONIC, &start) }
+    static func mark() { _ = start }
 
     /// Milliseconds since `mark()`.
-    static var elapsedMilliseconds: Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec - start.tv_sec) * 1000 + Double(now.tv_nsec - start.tv_nsec) / 1_000_000
-    }
+    static var elapsedMilliseconds: Double { (ContinuousClock.now - start).milliseconds }
 }
 
 /// The report of one grid run, as text for people and JSON for scripts and the bench.
