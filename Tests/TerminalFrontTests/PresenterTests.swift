@@ -61,6 +61,34 @@ import Glibc
         #expect(presenter.bytesWritten > fullPaint)
     }
 
+    /// An 8-colour terminal has 64 pairs; a screen needing more recycles them in rounds
+    /// (the older half at once) and still shows every cell.
+    @Test func runningOutOfColourPairsRecyclesInRounds() throws {
+        setenv("TERM", "xterm", 1)
+        let noColor = getenv("NO_COLOR").map { String(cString: $0) }
+        unsetenv("NO_COLOR")  // swift test sets it (D-007)
+        defer {
+            setenv("TERM", "xterm-256color", 1)
+            if let noColor { setenv("NO_COLOR", noColor, 1) }
+        }
+        let session = TerminalSession()
+        try session.startHeadless(rows: 12, columns: 80)
+        defer { session.end() }
+        let presenter = CanvasPresenter(session: session)
+        #expect(presenter.capability == .palette8)
+        var canvas = Canvas(columns: 80, rows: 12)
+        for index in 0..<81 {  // every foreground × background of 8 colours and the default
+            let colors: [Color] = [.default] + (0..<8).map { Color.palette(UInt8($0)) }
+            canvas.draw("\(index % 10)", at: Point(x: index % 80, y: index / 80 * 2),
+                        style: CellStyle(foreground: colors[index % 9], background: colors[index / 9]))
+        }
+        presenter.present(canvas)
+        #expect(presenter.recycledPairs > 0)
+        #expect(presenter.pairRecyclingRounds == 1, "81 combinations on 63 pairs: one round frees enough (one pair at a time took 18 rounds, each a full repaint)")
+        presenter.present(canvas)
+        #expect(Self.screenText(row: 0).hasPrefix("0123456789"))
+    }
+
     @Test func theMeterCountsExactlyWhatThisThreadWrites() throws {
         let meter = try #require(OutputMeter())
         let sink = open("/dev/null", O_WRONLY)
