@@ -19,12 +19,9 @@ let package = Package(
     ],
     targets: [
         // C libraries, each behind a shim header and one Swift file that imports it.
-        .systemLibrary(
-            name: "CNcursesw",
-            path: "Sources/CNcursesw",
-            pkgConfig: "ncursesw",
-            providers: [.apt(["libncurses-dev"])]
-        ),
+        // ncursesw without pkgConfig: its pkg-config flags are only -D defines, which SwiftPM
+        // refuses with a warning at every build; the shim defines what they would.
+        .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
 
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
@@ -69,6 +66,7 @@ let package = Package(
 
         // Shared test support: manual clocks, seeded RNG, changeset checkers.
         .target(name: "TestSupport", dependencies: ["CoreKit", "RenderLoop", "DiffableData"], path: "Tests/TestSupport"),
+        .testTarget(name: "CoreKitTests", dependencies: ["CoreKit"]),
         .testTarget(name: "RenderLoopTests", dependencies: ["CoreKit", "RenderLoop", "TestSupport"]),
         .testTarget(name: "DiffableDataTests", dependencies: ["CoreKit", "DiffableData", "TestSupport"]),
         .testTarget(name: "CellCanvasTests", dependencies: ["CellCanvas"]),

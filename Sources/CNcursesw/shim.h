@@ -1,4 +1,5 @@
-// The one C edge for ncurses. SwiftPM drops pkg-config's -D flags, so the wide-character
+// The one C edge for ncurses. Package.swift does not ask pkg-config (its ncursesw flags are
+// -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600 only, which SwiftPM refuses), so the wide-character
 // API is switched on here; macros and C globals Swift cannot use are wrapped as functions.
 #ifndef CNCURSESW_SHIM_H
 #define CNCURSESW_SHIM_H

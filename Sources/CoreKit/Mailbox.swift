@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The one door from background threads to the main thread's frame loop.
 ///
 /// On Linux a synchronous frame loop on the main thread never runs
@@ -8,7 +6,7 @@ import Synchronization
 /// a Sendable message here, and step 2 of every frame drains the box on the main thread
 /// (see DECISIONS.md, D-001). Messages come out in the order they were posted.
 public final class Mailbox<Message: Sendable>: Sendable {
-    private let pending = Mutex<[Message]>([])
+    private let pending = Lock<[Message]>([])
 
     public init() {}
 

@@ -1,6 +1,5 @@
 import CoreKit
 import Foundation
-import Synchronization
 
 /// What the store shows for an item right now.
 public enum Asset: Sendable {
@@ -129,7 +128,7 @@ public final class AssetLoader: Sendable {
     private let cache: PreparedImageCache
     private let transfers: WorkerPool<Void>
     private let pool: WorkerPool<ImagePreparer>
-    private let tally = Mutex(Counters())
+    private let tally = Lock(Counters())
 
     /// Transfers in flight at once. Waiting on the network costs no CPU, so a slow
     /// transfer must not hold a decoding worker: with one stage, two workers and 80 ms of

@@ -1,4 +1,4 @@
-import Synchronization
+import CoreKit
 
 /// What a prepared image is cached under: the asset and the size it was prepared for.
 public struct PreparedImageKey: Hashable, Sendable {
@@ -38,13 +38,13 @@ public final class PreparedImageCache: Sendable {
         public var count = 0
     }
 
-    private struct Entry {
+    private struct Entry: Sendable {
         var image: CellImage
         var older: PreparedImageKey?
         var newer: PreparedImageKey?
     }
 
-    private struct State {
+    private struct State: Sendable {
         var entries: [PreparedImageKey: Entry] = [:]
         var newest: PreparedImageKey?
         var oldest: PreparedImageKey?
@@ -52,7 +52,7 @@ public final class PreparedImageCache: Sendable {
     }
 
     public let limit: Int
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// - Parameter limit: total bytes of prepared images kept (e.g. 64 MB ≈ 11,000 thumbnails).
     public init(limit: Int) {

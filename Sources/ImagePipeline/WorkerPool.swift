@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import CoreKit
 
 /// A fixed set of threads that run jobs lowest priority value first (nearest the
 /// viewport first). Each thread builds its own `Context` (a decoder and a converter) and
@@ -7,13 +7,13 @@ import Synchronization
 final class WorkerPool<Context>: Sendable {
     typealias Job = @Sendable (Context) -> Void
 
-    private struct Queued {
+    private struct Queued: Sendable {
         let priority: Int
         let sequence: Int
         let job: Job
     }
 
-    private let queue = Mutex<(jobs: [Queued], sequence: Int, stopping: Bool)>(([], 0, false))
+    private let queue = Lock<(jobs: [Queued], sequence: Int, stopping: Bool)>(([], 0, false))
     private let wakeUp = DispatchSemaphore(value: 0)
     let workerCount: Int
 

@@ -1,6 +1,6 @@
 import Foundation
 @testable import ImagePipeline
-import Synchronization
+import CoreKit
 import Testing
 
 /// The repository's Assets folder (placeholders.json and photos).
@@ -31,7 +31,7 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
     /// give up after a while and say so): it proves transfers overlap.
     final class RendezvousSource: AssetSource {
         let needed: Int
-        let inFlight = Mutex((now: 0, most: 0))
+        let inFlight = Lock((now: 0, most: 0))
         init(needed: Int) { self.needed = needed }
         func fetch(_ asset: AssetID, request: Int, cancellation: Cancellable) throws(ImageError) -> String? {
             inFlight.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
@@ -147,7 +147,7 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
 
     @Test func theNearestRequestRunsFirst() {
         let pool = WorkerPool<Void>(workers: 1, name: "test") {}
-        let order = Mutex<[Int]>([])
+        let order = Lock<[Int]>([])
         let gate = DispatchSemaphore(value: 0)
         pool.submit(priority: 0) { _ in gate.wait() }  // holds the only worker
         for priority in [5, 1, 3, 1, 0] {

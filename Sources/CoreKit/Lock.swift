@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// State guarded by a `pthread_mutex_t`: the one lock type of the project.
+///
+/// Not `Synchronization.Mutex`: on Linux that one waits on a futex, which ThreadSanitizer
+/// does not intercept, so every access it protects is reported as a race and real races
+/// drown in the noise. TSan intercepts `pthread_mutex_lock`/`unlock` and sees the
+/// happens-before edges. The measured cost of the choice is in DECISIONS.md (D-017).
+///
+/// Keep what runs under the lock short (a few loads and stores): the main thread takes
+/// these locks inside frames, so nothing slow may run while one is held.
+public final class Lock<State>: @unchecked Sendable where State: Sendable {
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    /// Behind a pointer rather than in a stored property: a class's `var` pays a dynamic
+    /// exclusivity check on every access, which doubled the cost of a lock/unlock pair.
+    @usableFromInline let state: UnsafeMutablePointer<State>
+
+    public init(_ initial: State) {
+        state = .allocate(capacity: 1)
+        state.initialize(to: initial)
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        let status = pthread_mutex_init(mutex, nil)
+        precondition(status == 0, "pthread_mutex_init failed with \(status)")
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    /// Runs `body` with exclusive access to the state.
+    @inlinable
+    public func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&state.pointee)
+    }
+}

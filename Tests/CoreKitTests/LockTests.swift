@@ -1,0 +1,39 @@
+import CoreKit
+import Dispatch
+import Testing
+
+@Suite struct LockTests {
+    /// Four threads, 10,000 increments each: nothing lost, so the lock excludes.
+    @Test func concurrentIncrementsAreNotLost() {
+        let counter = Lock(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<10_000 { counter.withLock { $0 += 1 } }
+        }
+        #expect(counter.withLock { $0 } == 40_000)
+    }
+
+    @Test func withLockReturnsAndRethrows() throws {
+        struct Refused: Error {}
+        let lock = Lock([1, 2, 3])
+        #expect(lock.withLock { $0.removeLast() } == 3)
+        #expect(throws: Refused.self) { try lock.withLock { _ in throw Refused() } }
+        // The lock was released by the throw: taking it again does not deadlock.
+        #expect(lock.withLock { $0 } == [1, 2])
+    }
+}
+
+@Suite struct MailboxTests {
+    /// Each sender's messages come out in the order it posted them, none lost.
+    @Test func concurrentSendersKeepTheirOrder() {
+        let box = Mailbox<(sender: Int, sequence: Int)>()
+        DispatchQueue.concurrentPerform(iterations: 4) { sender in
+            for sequence in 0..<2_000 { box.post((sender, sequence)) }
+        }
+        let messages = box.drain()
+        #expect(messages.count == 8_000)
+        for sender in 0..<4 {
+            #expect(messages.filter { $0.sender == sender }.map(\.sequence) == Array(0..<2_000))
+        }
+        #expect(box.drain().isEmpty && box.count == 0)
+    }
+}
