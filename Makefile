@@ -5,7 +5,7 @@ DEPS         := libncurses-dev ncurses-term libturbojpeg0-dev libpng-dev libchaf
 RELEASE_BIN  := .build/release
 ARGS         ?=
 
-.PHONY: deps build run test bench bench-ticks bench-diff bench-images bench-collection clean
+.PHONY: deps build run test tsan bench bench-ticks bench-diff bench-images bench-collection clean
 
 deps:
 	@missing=""; for p in $(DEPS); do \
@@ -26,6 +26,20 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The threaded parts of the tests, and one headless fling of the app, under ThreadSanitizer
+# (its own build folder). Any report fails the target.
+TSAN_BUILD := .build-tsan
+TSAN_TESTS := ^(CoreKitTests|ImagePipelineTests|CollectionViewTests|RenderLoopTests|DiffableDataTests)\.
+tsan: deps
+	$(SWIFT) build --build-tests --sanitize=thread --build-path $(TSAN_BUILD)
+	@status=0; $(SWIFT) test --skip-build --sanitize=thread --build-path $(TSAN_BUILD) --filter '$(TSAN_TESTS)' > $(TSAN_BUILD)/tsan-tests.log 2>&1 || status=$$?; \
+	  grep -E "Test run|WARNING: ThreadSanitizer|SUMMARY: ThreadSanitizer" $(TSAN_BUILD)/tsan-tests.log; \
+	  if [ $$status != 0 ]; then tail -n 60 $(TSAN_BUILD)/tsan-tests.log; exit $$status; fi
+	@status=0; $(TSAN_BUILD)/debug/destinations --scenario fling --duration 2 --posts 10000 --refresh-rate 120 --report text > $(TSAN_BUILD)/tsan-app.log 2>&1 || status=$$?; \
+	  cat $(TSAN_BUILD)/tsan-app.log; [ $$status = 0 ] || exit $$status
+	@if grep -q "WARNING: ThreadSanitizer" $(TSAN_BUILD)/tsan-tests.log $(TSAN_BUILD)/tsan-app.log; then echo "make tsan: data races reported (above)"; exit 1; fi
+	@echo "make tsan: no data race reported"
 
 # Benchmarks build in release mode and print their results; BENCHMARKS.md records them.
 bench: bench-ticks bench-diff bench-images bench-collection
@@ -49,4 +63,4 @@ bench-collection: deps
 	$(RELEASE_BIN)/destinations-bench collection --json
 
 clean:
-	rm -rf .build
+	rm -rf .build $(TSAN_BUILD)

@@ -74,8 +74,9 @@ let package = Package(
         .testTarget(name: "CollectionViewTests", dependencies: ["CoreKit", "CollectionView", "CellCanvas", "DiffableData", "RenderLoop", "TestSupport"]),
         .testTarget(name: "DestinationsModelTests", dependencies: ["DestinationsModel", "ImagePipeline"]),
         .testTarget(name: "ImagePipelineTests", dependencies: ["CoreKit", "CellCanvas", "ImagePipeline"], resources: [.copy("Fixtures")]),
-        // End-to-end: runs the built binary headless and in tmux.
-        .testTarget(name: "AppTests", dependencies: ["destinations"]),
+        // The grid in-process on a virtual clock and a TestBackend (exact figures), and
+        // end to end: the built binary headless and in tmux.
+        .testTarget(name: "AppTests", dependencies: ["destinations", "CellCanvas", "DestinationsModel", "ImagePipeline", "RenderLoop", "TerminalFront"]),
     ],
     swiftLanguageModes: [.v6]
 )

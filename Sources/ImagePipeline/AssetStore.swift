@@ -40,20 +40,29 @@ public final class AssetStore {
     public let cache: PreparedImageCache
     public let colorMode: CellColorMode
     public let placeholders: PlaceholderCatalog
-    let loader: AssetLoader
+    let loader: any AssetLoading
     private var pending: [Int: (completion: (Result<CellImage, ImageError>) -> Void, cancellable: Cancellable)] = [:]
     private var failures: [PreparedImageKey: ImageError] = [:]
     private var nextRequest = 0
     /// Completions drained from the mailbox and not yet delivered (over a frame's limit).
     private var backlog: [AssetCompletion] = []
 
-    public init(source: any AssetSource = SimulatedNetworkSource(), cacheLimit: Int = 64 << 20,
+    public convenience init(source: any AssetSource = SimulatedNetworkSource(), cacheLimit: Int = 64 << 20,
                 workers: Int = ProcessInfo.processInfo.activeProcessorCount, transfers: Int = AssetLoader.defaultTransfers,
                 colorMode: CellColorMode, placeholders: PlaceholderCatalog = PlaceholderCatalog()) {
-        cache = PreparedImageCache(limit: cacheLimit)
+        let cache = PreparedImageCache(limit: cacheLimit)
+        self.init(cache: cache, loader: AssetLoader(source: source, cache: cache, workers: workers, transfers: transfers, colorMode: colorMode),
+                  colorMode: colorMode, placeholders: placeholders)
+    }
+
+    /// A store over any background half: the worker pools, or a ``ScriptedAssetLoader``
+    /// whose completions arrive at virtual times (simulations and tests). `loader` must
+    /// fill `cache`.
+    public init(cache: PreparedImageCache, loader: any AssetLoading, colorMode: CellColorMode, placeholders: PlaceholderCatalog = PlaceholderCatalog()) {
+        self.cache = cache
+        self.loader = loader
         self.colorMode = colorMode
         self.placeholders = placeholders
-        loader = AssetLoader(source: source, cache: cache, workers: workers, transfers: transfers, colorMode: colorMode)
     }
 
     /// The prepared image if cached, else the placeholder (with the error, if it failed).
@@ -84,6 +93,7 @@ public final class AssetStore {
     @discardableResult
     public func deliverCompletions(limit: Int = .max) -> Int {
         var delivered = 0
+        loader.postDueCompletions()
         backlog += loader.inbox.drain()
         guard !backlog.isEmpty else { return 0 }
         var taken = 0
@@ -106,24 +116,44 @@ public final class AssetStore {
     /// Requests neither delivered nor cancelled.
     public var pendingCount: Int { pending.values.count { !$0.cancellable.isCancelled } }
 
-    public var counters: AssetLoader.Counters { loader.counters }
+    public var counters: AssetLoadCounters { loader.counters }
+}
+
+/// What a loader did so far.
+public struct AssetLoadCounters: Sendable, Hashable {
+    /// Preparations that ran (decode + convert).
+    public var prepared = 0
+    /// Requests cancelled before any work started.
+    public var skipped = 0
+    /// Requests cancelled during their transfer or before preparation began (nothing prepared).
+    public var abandoned = 0
+    /// Results that arrived after their request was cancelled (cached, not delivered).
+    public var dropped = 0
+    public var failed = 0
+
+    public init() {}
+}
+
+/// The background half of an ``AssetStore``: fetches, prepares, caches and posts each
+/// request's completion to `inbox`. Called on the store's (main) thread.
+public protocol AssetLoading: AnyObject {
+    var inbox: Mailbox<AssetCompletion> { get }
+    var counters: AssetLoadCounters { get }
+    func load(_ key: PreparedImageKey, request: Int, priority: Int, cancellation: Cancellable)
+    /// Called before each drain of `inbox`; a loader that runs on its own threads has
+    /// nothing to do here, a scripted one posts what is due by now.
+    func postDueCompletions()
+}
+
+extension AssetLoading {
+    public func postDueCompletions() {}
 }
 
 /// The background half: fetch, prepare, cache, post. Sendable; owned by an AssetStore.
-public final class AssetLoader: Sendable {
-    public struct Counters: Sendable, Hashable {
-        /// Preparations that ran (decode + convert).
-        public var prepared = 0
-        /// Requests cancelled before any work started.
-        public var skipped = 0
-        /// Requests cancelled during their transfer or before preparation began (nothing prepared).
-        public var abandoned = 0
-        /// Results that arrived after their request was cancelled (cached, not delivered).
-        public var dropped = 0
-        public var failed = 0
-    }
+public final class AssetLoader: AssetLoading, Sendable {
+    public typealias Counters = AssetLoadCounters
 
-    let inbox = Mailbox<AssetCompletion>()
+    public let inbox = Mailbox<AssetCompletion>()
     private let source: any AssetSource
     private let cache: PreparedImageCache
     private let transfers: WorkerPool<Void>
@@ -149,7 +179,7 @@ public final class AssetLoader: Sendable {
 
     public var counters: Counters { tally.withLock { $0 } }
 
-    func load(_ key: PreparedImageKey, request: Int, priority: Int, cancellation: Cancellable) {
+    public func load(_ key: PreparedImageKey, request: Int, priority: Int, cancellation: Cancellable) {
         if let image = cache.image(for: key) {
             inbox.post(AssetCompletion(request: request, key: key, result: .success(image)))
             return

@@ -10,4 +10,16 @@ public protocol FrameClock: AnyObject {
 
     /// Returns no earlier than `deadline` (at once when `deadline` has passed).
     func sleep(until deadline: Duration)
+
+    /// Spends `cost` of synthetic work: a real clock burns CPU until it has passed, a
+    /// virtual one advances by it (spinning on it would never end).
+    func spin(for cost: Duration)
+}
+
+extension FrameClock {
+    /// Burns CPU until `cost` has passed: synthetic work on a real clock.
+    public func spin(for cost: Duration) {
+        let end = now + cost
+        while now < end {}
+    }
 }

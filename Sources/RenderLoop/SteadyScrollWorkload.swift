@@ -57,11 +57,3 @@ public final class SteadyScrollWorkload: FrameDelegate, IdleWorkSource {
         }
     }
 }
-
-extension FrameClock {
-    /// Burns CPU until `cost` has passed: synthetic work on a real clock.
-    public func spin(for cost: Duration) {
-        let end = now + cost
-        while now < end {}
-    }
-}

@@ -19,6 +19,9 @@ public final class VirtualClock: FrameClock {
         now += cost
     }
 
+    /// Synthetic work costs exactly its cost.
+    public func spin(for cost: Duration) { advance(by: cost) }
+
     public func sleep(until deadline: Duration) {
         guard deadline > now else { return }
         sleeps += 1

@@ -58,8 +58,7 @@ struct BenchCommand: ParsableCommand {
         base.scenario = scenario
         let loaded = try base.loadCatalogue()
         func run(_ options: GridOptions) throws -> GridReport {
-            let app = GridApp(options: options, catalogue: loaded.catalogue, postCount: loaded.posts)
-            let outcome = try app.run(headless: true)
+            let outcome = try GridApp.runInTerminal(options: options, catalogue: loaded.catalogue, postCount: loaded.posts, headless: true)
             try TerminalLoop.checkSignal(outcome.stop)
             return outcome.report
         }

@@ -38,7 +38,7 @@ extension GridApp {
         x += canvas.draw("\(fixed(meter.hitchRatio, 2)) ms/s \(meter.band.rawValue)", at: Point(x: x, y: box.y + 1),
                          style: CellStyle(foreground: band, background: .palette(235), bold: true))
         let recentP99 = meter.recentCommitPercentile(0.99, last: Int(frame.refreshRate.hertz.rounded()))
-        canvas.draw("  commit p99 (last second) \(fixed(recentP99.milliseconds, 2)) ms of \(fixed(period.milliseconds, 2)) ms  \(presenter.bytesInLastFrame) bytes/frame",
+        canvas.draw("  commit p99 (last second) \(fixed(recentP99.milliseconds, 2)) ms of \(fixed(period.milliseconds, 2)) ms  \(terminal.bytesInLastFrame) bytes/frame",
                     at: Point(x: x, y: box.y + 1), width: box.maxX - 2 - x, style: panel)
         CommitSparkline.draw(scheduler.meter.records.suffix(width), period: period, at: Point(x: box.x + 2, y: box.y + 2),
                              background: .palette(235), into: &canvas)

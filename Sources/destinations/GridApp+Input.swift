@@ -55,7 +55,7 @@ extension GridApp {
         case .pageUp: view.scrollPage(-1, at: time)
         case .character("g"), .home: view.scrollToTop()
         case .character("G"), .end: view.scrollToBottom()
-        case .control(0x0C): presenter.invalidate()  // Ctrl-L redraws
+        case .control(0x0C): terminal.invalidate()  // Ctrl-L redraws
         default: break
         }
     }

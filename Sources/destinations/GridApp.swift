@@ -19,15 +19,15 @@ typealias IndexPath = DiffableData.IndexPath
 /// runs a person's session in a terminal and a scripted scenario headless.
 final class GridApp: FrameDelegate, CollectionViewPrefetching {
     let options: GridOptions
-    let terminal = TerminalSession()
-    let clock = MonotonicClock(strategy: .recommended)
+    let terminal: any TerminalBackend
+    let clock: any FrameClock
     let scheduler: FrameScheduler
     let catalogue: Catalogue
     let postCount: Int
-    var store: AssetStore!
-    var view: CollectionView<Int, Int>!
-    var source: DiffableDataSource<Int, Int>!
-    var presenter: CanvasPresenter!
+    let store: AssetStore
+    /// Made in `init` once `self` exists: their cell provider and completions call back.
+    private(set) var view: CollectionView<Int, Int>!
+    private(set) var source: DiffableDataSource<Int, Int>!
     var downloads: [Int: Cancellable] = [:]
     var selected = 1
     var quit = false
@@ -37,7 +37,7 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
     /// The filter being typed after `/` (nil: not filtering).
     var filterText: String?
     var appliedFilter = ""
-    var showsHUD = true
+    var showsHUD: Bool
     var showsHelp = false
     var detail: DetailView?
     var imageMode: ImageMode
@@ -64,31 +64,39 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
         var next: SortOrder { Self.allCases[(Self.allCases.firstIndex(of: self)! + 1) % Self.allCases.count] }
     }
 
-    init(options: GridOptions, catalogue: Catalogue, postCount: Int) {
+    /// How thumbnails are prepared.
+    enum ImageLoading {
+        /// Worker threads behind the simulated network: the app.
+        case workers
+        /// No threads: request *n* completes after the simulated network's delay for *n*,
+        /// measured on `clock`, prepared by `prepare`. With a ``VirtualClock`` a whole run
+        /// is exact and repeatable (tests, simulations).
+        case scripted(prepare: (PreparedImageKey) -> Result<CellImage, ImageError>)
+    }
+
+    /// A grid on `terminal`, its frames timed by `clock`; the first frame is drawn by the
+    /// first `scheduler.runFrame`.
+    init(options: GridOptions, catalogue: Catalogue, postCount: Int, terminal: any TerminalBackend,
+         clock: any FrameClock, images: ImageLoading = .workers, showsHUD: Bool = true) {
         self.options = options
         self.catalogue = catalogue
         self.postCount = postCount
+        self.terminal = terminal
+        self.clock = clock
+        self.showsHUD = showsHUD
         imageMode = options.images
         scheduler = FrameScheduler(refreshRate: options.refreshRate, clock: clock)
-    }
-
-    /// Runs until `q`, the scenario's duration, a signal or a hang-up; the terminal is
-    /// restored before it returns.
-    func run(headless: Bool) throws -> (stop: TerminalLoop.Stop, report: GridReport) {
-        let signals = TerminationSignals()
-        do {
-            if headless {
-                let size = Self.headlessSize()
-                try terminal.startHeadless(rows: size.rows, columns: size.columns)
-            } else {
-                try terminal.start()
-            }
-        } catch { throw AppError(description: error.description, status: 2) }
-        presenter = CanvasPresenter(session: terminal)
-        showsHUD = !headless
         let placeholders = (try? PlaceholderCatalog(contentsOf: Self.assetsFolder.appendingPathComponent("placeholders.json"))) ?? PlaceholderCatalog()
-        store = AssetStore(source: SimulatedNetworkSource(latency: options.latency, jitter: options.latency / 2, seed: options.seed),
-                           cacheLimit: options.cacheBytes, colorMode: Self.colorMode(for: terminal.capability), placeholders: placeholders)
+        let network = SimulatedNetworkSource(latency: options.latency, jitter: options.latency / 2, seed: options.seed)
+        let colorMode = Self.colorMode(for: terminal.capability)
+        switch images {
+        case .workers:
+            store = AssetStore(source: network, cacheLimit: options.cacheBytes, colorMode: colorMode, placeholders: placeholders)
+        case .scripted(let prepare):
+            let cache = PreparedImageCache(limit: options.cacheBytes)
+            let loader = ScriptedAssetLoader(cache: cache, now: { [clock] in clock.now }, latency: network.delay(forRequest:), prepare: prepare)
+            store = AssetStore(cache: cache, loader: loader, colorMode: colorMode, placeholders: placeholders)
+        }
         view = CollectionView(layout: GridLayout(minimumItemWidth: 28, itemHeight: PostCell.height, spacing: 1), clock: clock) { [unowned self] view, path, id in
             view.dequeueConfiguredReusableCell(using: registration, for: path, item: id)
         }
@@ -106,16 +114,50 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
         scheduler.idleWork = view
         scheduler.isIdleWorkEnabled = options.prefetch
         startedAt = clock.now
-        let end = options.duration.map { startedAt + $0 }
-        let stop = TerminalLoop.run(scheduler, self, terminal: terminal, signals: signals, beforeEnd: measureFullPaint) {
-            quit || end.map { clock.now >= $0 } ?? false
-        }
+    }
+
+    /// Whether the run is over: `q`, or the scenario's duration has passed.
+    var isDone: Bool { quit || options.duration.map { clock.now - startedAt >= $0 } ?? false }
+
+    /// Runs until `q`, the duration, a signal or a hang-up; the terminal is restored
+    /// before it returns.
+    func run(signals: TerminationSignals) -> (stop: TerminalLoop.Stop, report: GridReport) {
+        let stop = TerminalLoop.run(scheduler, self, terminal: terminal, signals: signals, beforeEnd: measureFullPaint) { isDone }
         return (stop, makeReport())
+    }
+
+    /// Runs frames until `q` or the duration (on any clock; a test's is virtual), then
+    /// measures the full paint and reports. The terminal is left to the caller.
+    func runToEnd() -> GridReport {
+        precondition(options.duration != nil, "runToEnd needs a duration")
+        scheduler.run(self) { !isDone }
+        measureFullPaint()
+        return makeReport()
+    }
+
+    /// The grid with ncurses: in the terminal, or headless into /dev/null at
+    /// COLUMNS×LINES (160×48 when unset), with its worker threads and the real clock.
+    static func runInTerminal(options: GridOptions, catalogue: Catalogue, postCount: Int, headless: Bool) throws
+        -> (stop: TerminalLoop.Stop, report: GridReport, app: GridApp) {
+        let signals = TerminationSignals()
+        let terminal: NcursesBackend
+        do {
+            if headless {
+                let size = headlessSize()
+                terminal = try .startHeadless(rows: size.rows, columns: size.columns)
+            } else {
+                terminal = try .start()
+            }
+        } catch { throw AppError(description: error.description, status: 2) }
+        let app = GridApp(options: options, catalogue: catalogue, postCount: postCount, terminal: terminal,
+                          clock: MonotonicClock(strategy: .recommended), showsHUD: !headless)
+        let outcome = app.run(signals: signals)
+        return (outcome.stop, outcome.report, app)
     }
 
     func measureFullPaint() {
         guard let lastCanvas, lastCanvas.rows > 0 else { return }
-        fullPaintBytesPerRow = Double(presenter.measureFullPaint(lastCanvas)) / Double(lastCanvas.rows)
+        fullPaintBytesPerRow = Double(terminal.measureFullPaint(lastCanvas)) / Double(lastCanvas.rows)
     }
 
     /// A headless screen's size: COLUMNS and LINES when set, else 160×48.
@@ -161,7 +203,7 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
         let (rows, columns) = terminal.size
         let hud = showsHUD ? Self.hudRows + 2 : 0
         view.setViewport(Rect(x: 0, y: Self.headerRows, width: columns, height: max(0, rows - Self.headerRows - Self.footerRows - hud)))
-        presenter.invalidate()
+        terminal.invalidate()
         if let detail, detail.resize(to: detailArea) { loadDetailImage(detail) }
     }
 
@@ -246,11 +288,18 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
     }
 
     /// How many image completions this frame can take: each reconfigures a cell inside
-    /// the commit, so at most what fits in half a frame at the measured configure cost
-    /// (at least one, so images always keep arriving).
+    /// the commit, so what fits before the deadline at the measured configure cost, with
+    /// half a frame kept for the rest of the commit. A frame that starts on time takes at
+    /// least one (so images always keep arriving); one that starts late (idle work ran
+    /// past the tick, as the scheduler allows when the next commit looks cheap) takes
+    /// only what fits, possibly none: a delivery there would make the cheap commit long.
     func deliveryLimit(for frame: FrameInfo) -> Int {
         guard let cost = configureCost.estimate, cost > .zero else { return .max }
-        return max(1, Int((frame.refreshRate.period / 2) / cost))
+        let period = frame.refreshRate.period
+        let budget = frame.deadline - clock.now - period / 2
+        let fits = budget > .zero ? Int(budget / cost) : 0
+        let startedOnTime = clock.now - frame.tick < period / 4
+        return max(startedOnTime ? 1 : 0, fits)
     }
 
     var catchUpWorkInLastCommit: Duration { view.catchUpTimeInLastCommit }
@@ -267,7 +316,7 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
         var canvas = Canvas(columns: columns, rows: rows)
         guard rows >= PostCell.height + 2, columns >= 30 else {
             canvas.draw("Terminal too small (\(columns)×\(rows)); need 30×\(PostCell.height + 2).", at: Point(x: 0, y: 0), style: CellStyle(foreground: .yellow, bold: true))
-            presenter.present(canvas)
+            terminal.present(canvas)
             return
         }
         let topBefore = Int(view.physics.offset)
@@ -277,7 +326,7 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
         if let detail { detail.draw(into: &canvas, post: catalogue.post(detail.id - 1), likes: likes(of: detail.id)) }
         if showsHelp { drawHelp(into: &canvas) }
         let moved = Int(view.physics.offset) - topBefore
-        presenter.present(canvas, scrolled: moved == 0 ? nil : (view.viewport.y..<view.viewport.maxY, moved))
+        terminal.present(canvas, scrolled: moved == 0 ? nil : (view.viewport.y..<view.viewport.maxY, moved))
         lastCanvas = canvas
         stats.noteFrame(app: self, scrolledRows: abs(moved))
     }

@@ -88,11 +88,10 @@ struct GridCommand: ParsableCommand {
             duration: duration.map { .milliseconds($0 * 1000) } ?? (scenario != nil ? .seconds(5) : nil),
             seed: seed, traceLifecycle: traceLifecycle != nil)
         let loaded = try options.loadCatalogue()
-        let app = GridApp(options: options, catalogue: loaded.catalogue, postCount: loaded.posts)
-        let outcome = try app.run(headless: headless)
+        let outcome = try GridApp.runInTerminal(options: options, catalogue: loaded.catalogue, postCount: loaded.posts, headless: headless)
         try TerminalLoop.checkTerminal(outcome.stop)
         print(report == .json ? outcome.report.json() : outcome.report.text())
-        try writeTraces(app)
+        try writeTraces(outcome.app)
         try TerminalLoop.checkSignal(outcome.stop)
     }
 

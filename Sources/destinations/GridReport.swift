@@ -36,7 +36,7 @@ struct RunStats {
         if scrolledRows > 0 {
             scrollFrames += 1
             exposedRows += min(scrolledRows, app.view.viewport.height)
-            scrollBytes += app.presenter.bytesInLastFrame
+            scrollBytes += app.terminal.bytesInLastFrame
         }
     }
 }
@@ -173,7 +173,7 @@ extension GridApp {
             cellsPreparedInCommit: view.cellsPreparedInCommit, cellsPreparedIdle: view.cellsPreparedIdle,
             prefetchBatches: view.prefetchBatches, prefetchCancels: view.cancelBatches,
             placeholderCellFramesPct: stats.visibleCellFrames > 0 ? 100 * Double(stats.placeholderCellFrames) / Double(stats.visibleCellFrames) : 0,
-            bytesWritten: presenter.bytesWritten, bytesPerFrame: stats.frames > 0 ? Double(presenter.bytesWritten) / Double(stats.frames) : 0,
+            bytesWritten: terminal.bytesWritten, bytesPerFrame: stats.frames > 0 ? Double(terminal.bytesWritten) / Double(stats.frames) : 0,
             scrollFrames: stats.scrollFrames,
             bytesPerScrollFrame: stats.scrollFrames > 0 ? Double(stats.scrollBytes) / Double(stats.scrollFrames) : 0,
             exposedRowsPerScrollFrame: stats.scrollFrames > 0 ? Double(stats.exposedRows) / Double(stats.scrollFrames) : 0,

@@ -11,8 +11,7 @@ import TerminalFront
 final class LiveSchedulerView: FrameDelegate {
     let options: RunOptions
     let demo: SchedulerDemo
-    let terminal = TerminalSession()
-    private var presenter: CanvasPresenter?
+    private var terminal: (any TerminalBackend)?
     private var quit = false
 
     init(options: RunOptions) {
@@ -22,8 +21,9 @@ final class LiveSchedulerView: FrameDelegate {
 
     func run() throws {
         let signals = TerminationSignals()
-        do { try terminal.start() } catch { throw AppError(description: error.description, status: 2) }
-        presenter = CanvasPresenter(session: terminal)
+        let terminal: NcursesBackend
+        do { terminal = try .start() } catch { throw AppError(description: error.description, status: 2) }
+        self.terminal = terminal
         let end = options.duration.map { demo.clock.now + $0 }
         let stop = TerminalLoop.run(demo.scheduler, self, terminal: terminal, signals: signals) {
             quit || end.map { demo.clock.now >= $0 } ?? false
@@ -34,9 +34,10 @@ final class LiveSchedulerView: FrameDelegate {
     }
 
     func commit(_ frame: FrameInfo) {
+        guard let terminal else { return }
         while let key = terminal.nextKey() { handle(key) }
         demo.workload.commit(frame)
-        presenter?.present(screen(frame))
+        terminal.present(screen(frame, size: terminal.size))
     }
 
     var catchUpWorkInLastCommit: Duration { demo.workload.catchUpWorkInLastCommit }
@@ -56,7 +57,7 @@ final class LiveSchedulerView: FrameDelegate {
         case .character("0"):
             scheduler.resetMeter()
         case .resize, .control(12):  // Ctrl-L redraws everything
-            presenter?.invalidate()
+            terminal?.invalidate()
         default: break
         }
     }
@@ -71,10 +72,10 @@ final class LiveSchedulerView: FrameDelegate {
         }
     }
 
-    private func screen(_ frame: FrameInfo) -> Canvas {
+    private func screen(_ frame: FrameInfo, size: (rows: Int, columns: Int)) -> Canvas {
         let scheduler = demo.scheduler
         let period = frame.refreshRate.period
-        let (rows, columns) = terminal.size
+        let (rows, columns) = size
         var canvas = Canvas(columns: columns, rows: rows)
         guard rows >= 12, columns >= 60 else {
             canvas.draw("Terminal too small (\(columns)×\(rows)); need 60×12.", at: Point(x: 0, y: 0), style: CellStyle(foreground: .yellow, bold: true))

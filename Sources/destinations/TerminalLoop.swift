@@ -15,7 +15,7 @@ enum TerminalLoop {
     }
 
     /// Runs frames until `done()`, a termination signal or a hang-up, then restores the terminal.
-    static func run(_ scheduler: FrameScheduler, _ delegate: some FrameDelegate, terminal: TerminalSession,
+    static func run(_ scheduler: FrameScheduler, _ delegate: some FrameDelegate, terminal: any TerminalBackend,
                     signals: TerminationSignals, beforeEnd: () -> Void = {}, until done: () -> Bool) -> Stop {
         var hungUp = false
         scheduler.run(delegate) {

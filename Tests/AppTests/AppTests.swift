@@ -252,24 +252,29 @@ import Testing
         #expect(report["refresh_rate_hz"] as? Double == 120)
         #expect(report["prefetch"] as? String == "on" && report["images"] as? String == "async")
         #expect(report["posts"] as? Int == 10000)
+        // Real time on an unknown machine: only what holds however fast or busy it is.
+        // The figures themselves (idle-prepared cells, prefetch batches, cache, hitches)
+        // are asserted exactly on the virtual clock, in GridSimulationTests.
         let frames = report["frames"] as? Int ?? 0
-        #expect(frames > 10)
+        #expect(frames > 0)
         #expect((report["duration_s"] as? Double ?? 0) >= 1.5)
         #expect(["good", "warning", "critical"].contains(report["band"] as? String ?? ""))
         let commit = report["commit_ms"] as? [String: Double] ?? [:]
         #expect(Set(commit.keys) == ["p50", "p95", "p99", "max"])
         #expect((commit["p50"] ?? -1) >= 0 && (commit["p50"] ?? 1) <= (commit["p95"] ?? 0) && (commit["p99"] ?? 1) <= (commit["max"] ?? 0))
-        #expect((report["cells_prepared_idle"] as? Int ?? 0) > 0, "the fling prepared cells in idle time")
-        #expect((report["prefetch_batches"] as? Int ?? 0) > 0)
+        for key in ["hitches", "cells_prepared_in_commit", "cells_prepared_idle", "prefetch_batches", "prefetch_cancels", "scroll_frames"] {
+            #expect((report[key] as? Int ?? -1) >= 0, "\(key) is a count")
+        }
+        #expect((report["hitches"] as? Int ?? 0) <= frames)
         let placeholders = report["placeholder_cell_frames_pct"] as? Double ?? -1
         #expect((0...100).contains(placeholders))
         let bytes = report["bytes_written"] as? Int ?? 0
         #expect(bytes > 160 * 40, "at least one full screen was sent")
         #expect(abs((report["bytes_per_frame"] as? Double ?? 0) - Double(bytes) / Double(frames + 1)) < Double(bytes) / Double(frames), "bytes per frame is bytes over frames")
-        #expect((report["scroll_frames"] as? Int ?? 0) > 0, "the fling moved the grid")
+        #expect((report["scroll_frames"] as? Int ?? 0) <= frames)
         let cache = report["cache"] as? [String: Int] ?? [:]
         #expect(Set(cache.keys) == ["hits", "misses", "evictions", "bytes"])
-        #expect((cache["bytes"] ?? 0) > 0, "prepared thumbnails are cached")
+        #expect(cache.values.allSatisfy { $0 >= 0 })
         #expect((report["peak_rss_mb"] as? Double ?? 0) > 1)
         #expect((report["first_frame_ms"] as? Double ?? 0) > 0)
     }
@@ -280,15 +285,11 @@ import Testing
         #expect(result.status == 0, "\(scenario): \(result.stderr)")
         let report = try Self.json(result)
         #expect(report["scenario"] as? String == scenario)
-        #expect((report["frames"] as? Int ?? 0) > 10)
-        if scenario == "search" {
-            #expect((report["cells_prepared_in_commit"] as? Int ?? 0) > 20, "filtering brought new cells on screen")
-        } else {
-            #expect((report["scroll_frames"] as? Int ?? 0) > 0, "\(scenario) scrolled")
-        }
-        if scenario == "reverse" {
-            #expect((report["prefetch_cancels"] as? Int ?? 0) > 0, "turning round cancels prefetches ahead")
-        }
+        // What each scenario does to the grid is asserted on the virtual clock
+        // (GridSimulationTests); here, that it runs and reports on a real terminal front.
+        let frames = report["frames"] as? Int ?? 0
+        #expect(frames > 0)
+        #expect((report["scroll_frames"] as? Int ?? -1) >= 0 && (report["scroll_frames"] as? Int ?? 0) <= frames)
     }
 
     @Test func textReportAndTraceFiles() throws {

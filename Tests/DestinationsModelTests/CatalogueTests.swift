@@ -36,7 +36,7 @@ let assets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletin
             let url = FileManager.default.temporaryDirectory.appendingPathComponent("catalogue-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: url.appendingPathComponent("photos"), withIntermediateDirectories: true)
             if let catalogue { try catalogue.write(to: url.appendingPathComponent("catalog.json"), atomically: true, encoding: .utf8) }
-            for photo in photos { FileManager.default.createFile(atPath: url.appendingPathComponent("photos/\(photo)").path, contents: Data([1])) }
+            for photo in photos { _ = FileManager.default.createFile(atPath: url.appendingPathComponent("photos/\(photo)").path, contents: Data([1])) }
             return url
         }
         func error(_ url: URL) -> CatalogueError? {

@@ -107,11 +107,24 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
         #expect(called == ["first"])
     }
 
+    /// The simulated network, and a signal once a fetch has begun.
+    final class ObservedSource: AssetSource {
+        let network: SimulatedNetworkSource
+        let started = DispatchSemaphore(value: 0)
+        init(latency: Duration) { network = SimulatedNetworkSource(latency: latency, jitter: .zero) }
+        func fetch(_ asset: AssetID, request: Int, cancellation: Cancellable) throws(ImageError) -> String? {
+            started.signal()
+            return try network.fetch(asset, request: request, cancellation: cancellation)
+        }
+    }
+
     @Test func cancellingDuringTheTransferAbandonsIt() {
-        let store = store(latency: .seconds(30), workers: 1)
+        let source = ObservedSource(latency: .seconds(30))
+        let store = AssetStore(source: source, workers: 1, transfers: 1, colorMode: .truecolor)
         var called = false
         let request = store.download(key()) { _ in called = true }
-        usleep(50_000)
+        // Waits for the transfer to begin (an event, not a duration), then cancels it.
+        #expect(source.started.wait(timeout: .now() + 20) == .success)
         request.cancel()
         #expect(eventually { store.counters.abandoned == 1 }, "the 30 s transfer stopped at once")
         #expect(store.deliverCompletions() == 0 && !called)

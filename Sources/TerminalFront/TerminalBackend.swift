@@ -1,0 +1,75 @@
+import CellCanvas
+
+/// What a screen needs from a terminal: its size and colours, keys in, canvases out, and
+/// the bytes that cost.
+///
+/// ``NcursesBackend`` is the real terminal (or ncurses writing into /dev/null, headless);
+/// ``TestBackend`` keeps the screen in memory, so a whole app runs inside a test on a
+/// virtual clock and its screen can be read as rows of text (as ratatui's `TestBackend`).
+/// Main thread only.
+public protocol TerminalBackend: AnyObject {
+    /// Size in cells.
+    var size: (rows: Int, columns: Int) { get }
+    /// What colours the terminal shows.
+    var capability: ColorCapability { get }
+    /// Frames are bracketed by DEC mode 2026, so the terminal shows each one whole.
+    var supportsSynchronizedOutput: Bool { get }
+    /// The next pending key, or nil (never blocks).
+    func nextKey() -> Key?
+    /// Shows `canvas`, writing only what changed. `scrolled` says which rows moved by how
+    /// many since the last frame (a hint: wrong, it costs bytes, never correctness).
+    func present(_ canvas: Canvas, scrolled: (rows: Range<Int>, by: Int)?)
+    /// Forgets what is on screen: the next frame writes every cell.
+    func invalidate()
+    /// Bytes the last frame sent, and all frames so far.
+    var bytesInLastFrame: Int { get }
+    var bytesWritten: Int { get }
+    /// Paints `canvas` whole from a clear screen and returns the bytes that took (not added
+    /// to ``bytesWritten``): the yardstick for what scrolling frames send.
+    func measureFullPaint(_ canvas: Canvas) -> Int
+    /// True once the terminal has gone away (input hung up).
+    var isHungUp: Bool { get }
+    /// Gives the terminal back as it was; safe to call more than once.
+    func end()
+}
+
+extension TerminalBackend {
+    public func present(_ canvas: Canvas) { present(canvas, scrolled: nil) }
+}
+
+/// The real terminal through ncurses: a ``TerminalSession`` and its ``CanvasPresenter``.
+public final class NcursesBackend: TerminalBackend {
+    public let session: TerminalSession
+    private let presenter: CanvasPresenter
+
+    private init(session: TerminalSession) {
+        self.session = session
+        presenter = CanvasPresenter(session: session)
+    }
+
+    /// Takes over the terminal on standard input and output.
+    public static func start() throws(TerminalError) -> NcursesBackend {
+        let session = TerminalSession()
+        try session.start()
+        return NcursesBackend(session: session)
+    }
+
+    /// ncurses writing into /dev/null at a fixed size, its bytes still counted.
+    public static func startHeadless(rows: Int, columns: Int) throws(TerminalError) -> NcursesBackend {
+        let session = TerminalSession()
+        try session.startHeadless(rows: rows, columns: columns)
+        return NcursesBackend(session: session)
+    }
+
+    public var size: (rows: Int, columns: Int) { session.size }
+    public var capability: ColorCapability { session.capability }
+    public var supportsSynchronizedOutput: Bool { session.supportsSynchronizedOutput }
+    public func nextKey() -> Key? { session.nextKey() }
+    public func present(_ canvas: Canvas, scrolled: (rows: Range<Int>, by: Int)?) { presenter.present(canvas, scrolled: scrolled) }
+    public func invalidate() { presenter.invalidate() }
+    public var bytesInLastFrame: Int { presenter.bytesInLastFrame }
+    public var bytesWritten: Int { presenter.bytesWritten }
+    public func measureFullPaint(_ canvas: Canvas) -> Int { presenter.measureFullPaint(canvas) }
+    public var isHungUp: Bool { session.isHungUp }
+    public func end() { session.end() }
+}

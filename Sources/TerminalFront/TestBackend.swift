@@ -1,0 +1,124 @@
+import CellCanvas
+
+/// A terminal in memory, for tests: keys are queued by the test, every presented canvas
+/// lands on ``screen``, and bytes are counted by a fixed model of what an ANSI terminal
+/// would be sent, so byte figures are exact and repeatable.
+///
+/// The byte model: each changed cell costs its glyph's UTF-8 bytes; a cell that does not
+/// follow the previous one written costs a cursor move (`ESC [ row ; col H`); a change of
+/// style costs `ESC [ 0 ; 38;5;F ; 48;5;B m` with that cell's palette numbers; a scrolled
+/// region costs a scroll-region set, the scroll and the reset. Synchronized output adds
+/// its 16 bytes a frame.
+public final class TestBackend: TerminalBackend {
+    public private(set) var size: (rows: Int, columns: Int)
+    public let capability: ColorCapability
+    public let supportsSynchronizedOutput = true
+    /// What the terminal shows now (blank before the first frame).
+    public private(set) var screen: Canvas
+    public private(set) var bytesInLastFrame = 0
+    public private(set) var bytesWritten = 0
+    /// Frames presented, and cells written by the last one.
+    public private(set) var framesPresented = 0
+    public private(set) var cellsWrittenInLastFrame = 0
+    public var isHungUp = false
+    public private(set) var hasEnded = false
+    private var keys: [Key] = []
+    private var isValid = false
+
+    public init(rows: Int = 48, columns: Int = 160, capability: ColorCapability = .palette256) {
+        size = (rows, columns)
+        self.capability = capability
+        screen = Canvas(columns: columns, rows: rows)
+    }
+
+    /// Queues keys, read one per ``nextKey()`` call in order.
+    public func type(_ keys: Key...) { self.keys += keys }
+    public func type(_ keys: [Key]) { self.keys += keys }
+
+    /// Changes the size and queues the `.resize` key, as ncurses does on SIGWINCH.
+    public func resize(rows: Int, columns: Int) {
+        size = (rows, columns)
+        keys.append(.resize)
+    }
+
+    /// The screen as lines of text (trailing blanks kept).
+    public var rowTexts: [String] { screen.rowTexts }
+
+    /// The whole screen as one string, a line per row.
+    public var text: String { rowTexts.joined(separator: "\n") }
+
+    public func nextKey() -> Key? { keys.isEmpty ? nil : keys.removeFirst() }
+
+    public func present(_ canvas: Canvas, scrolled: (rows: Range<Int>, by: Int)?) {
+        var bytes = Self.synchronizedBytes
+        var previous: Canvas? = isValid && screen.columns == canvas.columns && screen.rows == canvas.rows ? screen : nil
+        if var shifted = previous, let scrolled, scrolled.by != 0, abs(scrolled.by) < scrolled.rows.count,
+           scrolled.rows.lowerBound >= 0, scrolled.rows.upperBound <= canvas.rows {
+            shifted.scroll(Rect(x: 0, y: scrolled.rows.lowerBound, width: canvas.columns, height: scrolled.rows.count), by: scrolled.by)
+            bytes += Self.scrollBytes(scrolled.rows, by: scrolled.by)
+            previous = shifted
+        }
+        if previous == nil { bytes += 4 }  // ESC [ 2 J: clear before a full paint
+        var cursor: (x: Int, y: Int)? = nil
+        var pen: CellStyle? = nil
+        var written = 0
+        for y in 0..<canvas.rows {
+            for x in 0..<canvas.columns {
+                let cell = canvas[x, y]
+                if cell.isContinuation { continue }
+                if let previous, previous[x, y] == cell { continue }
+                if cursor.map({ $0.x != x || $0.y != y }) ?? true { bytes += Self.digits(y + 1) + Self.digits(x + 1) + 4 }
+                if pen != cell.style {
+                    bytes += sgrBytes(cell.style)
+                    pen = cell.style
+                }
+                bytes += String(cell.glyph).utf8.count
+                cursor = (x + (x + 1 < canvas.columns && canvas[x + 1, y].isContinuation ? 2 : 1), y)
+                written += 1
+            }
+        }
+        screen = canvas
+        isValid = true
+        framesPresented += 1
+        cellsWrittenInLastFrame = written
+        bytesInLastFrame = bytes
+        bytesWritten += bytes
+    }
+
+    public func invalidate() { isValid = false }
+
+    public func measureFullPaint(_ canvas: Canvas) -> Int {
+        let total = bytesWritten, last = bytesInLastFrame, cells = cellsWrittenInLastFrame
+        isValid = false
+        present(canvas, scrolled: nil)
+        let bytes = bytesInLastFrame
+        bytesWritten = total
+        bytesInLastFrame = last
+        cellsWrittenInLastFrame = cells
+        framesPresented -= 1
+        return bytes
+    }
+
+    public func end() { hasEnded = true }
+
+    private static let synchronizedBytes = 16
+
+    private static func digits(_ value: Int) -> Int { String(value).utf8.count }
+
+    /// `ESC [ top ; bottom r`, `ESC [ n S` (or `T`), `ESC [ r`.
+    private static func scrollBytes(_ rows: Range<Int>, by count: Int) -> Int {
+        (digits(rows.lowerBound + 1) + digits(rows.upperBound) + 4) + (digits(abs(count)) + 3) + 3
+    }
+
+    private func sgrBytes(_ style: CellStyle) -> Int {
+        let foreground = capability.number(for: style.foreground), background = capability.number(for: style.background)
+        var bytes = 5  // ESC [ 0 ... m
+        if foreground >= 0 { bytes += 6 + Self.digits(Int(foreground)) }
+        if background >= 0 { bytes += 6 + Self.digits(Int(background)) }
+        if style.bold { bytes += 2 }
+        if style.dim { bytes += 2 }
+        if style.reverse { bytes += 2 }
+        if style.underline { bytes += 2 }
+        return bytes
+    }
+}

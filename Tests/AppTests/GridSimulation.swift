@@ -1,0 +1,93 @@
+import CellCanvas
+@testable import destinations
+import DestinationsModel
+import Foundation
+import ImagePipeline
+import RenderLoop
+import TerminalFront
+
+/// The whole grid in-process: a ``TestBackend`` for the terminal, a ``VirtualClock`` for
+/// time, and thumbnails that arrive after the simulated network's seeded delay (prepared
+/// as their placeholder colours, so no decoding runs). Work costs virtual time only where
+/// `--cell-cost` says, so every figure of a run is exact and the same on any machine.
+struct GridSimulation {
+    let app: GridApp
+    let backend: TestBackend
+    let clock: VirtualClock
+
+    static let placeholders = (try? PlaceholderCatalog(contentsOf: GridApp.assetsFolder.appendingPathComponent("placeholders.json"))) ?? PlaceholderCatalog()
+
+    init(_ options: GridOptions, rows: Int = 48, columns: Int = 160, showsHUD: Bool = false) throws {
+        let loaded = try options.loadCatalogue()
+        backend = TestBackend(rows: rows, columns: columns)
+        clock = VirtualClock()
+        let colorMode = GridApp.colorMode(for: backend.capability)
+        app = GridApp(options: options, catalogue: loaded.catalogue, postCount: loaded.posts, terminal: backend, clock: clock,
+                      images: .scripted(prepare: { key in
+                          .success(Self.placeholders.placeholder(for: key.asset, columns: key.columns, rows: key.rows, colorMode: colorMode))
+                      }), showsHUD: showsHUD)
+    }
+
+    /// Options for a scripted run of `seconds` of virtual time.
+    static func options(_ scenario: ScenarioKind?, seconds: Double = 3, posts: Int = 10_000, rate: RefreshRate = .hz120,
+                        prefetch: Bool = true, cellCost: Double = 0, seed: UInt64 = 1) -> GridOptions {
+        var options = GridOptions()
+        options.scenario = scenario
+        options.duration = .milliseconds(seconds * 1000)
+        options.posts = posts
+        options.refreshRate = rate
+        options.prefetch = prefetch
+        options.cellCost = .milliseconds(cellCost)
+        options.seed = seed
+        return options
+    }
+
+    /// Runs to the options' duration and reports.
+    static func run(_ options: GridOptions, rows: Int = 48, columns: Int = 160) throws -> (report: GridReport, simulation: GridSimulation) {
+        let simulation = try GridSimulation(options, rows: rows, columns: columns)
+        return (simulation.app.runToEnd(), simulation)
+    }
+
+    /// Runs `count` frames.
+    func frames(_ count: Int) { app.scheduler.run(frames: count, app) }
+
+    /// Types `keys`, then runs frames until the screen settles (no cell changed for a
+    /// few frames, as animations and deliveries finish) or `limit` frames have run.
+    func press(_ keys: Key..., limit: Int = 600) {
+        backend.type(keys)
+        settle(limit: limit)
+    }
+
+    func settle(limit: Int = 600) {
+        var quiet = 0
+        for _ in 0..<limit where quiet < 10 {
+            frames(1)
+            quiet = backend.cellsWrittenInLastFrame == 0 ? quiet + 1 : 0
+        }
+    }
+
+    var screen: String { backend.text }
+
+    /// Visible post cells that still show a placeholder.
+    var placeholdersOnScreen: Int { app.view.visibleCells.count { ($0 as? PostCell)?.isPlaceholder ?? false } }
+}
+
+/// The figures two runs must agree on (everything but wall-clock and memory readings).
+struct ExactFigures: Equatable {
+    let frames, hitches, cellsInCommit, cellsIdle, batches, cancels, bytes, scrollFrames: Int
+    let hitchTime: Duration
+    let placeholderPct: Double
+
+    init(_ report: GridReport) {
+        frames = report.hitch.frames
+        hitches = report.hitch.hitches
+        hitchTime = report.hitch.totalHitchTime
+        cellsInCommit = report.cellsPreparedInCommit
+        cellsIdle = report.cellsPreparedIdle
+        batches = report.prefetchBatches
+        cancels = report.prefetchCancels
+        bytes = report.bytesWritten
+        scrollFrames = report.scrollFrames
+        placeholderPct = report.placeholderCellFramesPct
+    }
+}

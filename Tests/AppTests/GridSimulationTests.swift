@@ -1,0 +1,133 @@
+@testable import destinations
+import RenderLoop
+import TerminalFront
+import Testing
+
+/// The grid's figures on a virtual clock: exact, so they may decide a test.
+@Suite struct GridSimulationTests {
+    @Test func aRunIsExactlyRepeatable() throws {
+        let options = GridSimulation.options(.fling, seconds: 2, cellCost: 1)
+        let first = try GridSimulation.run(options), second = try GridSimulation.run(options)
+        #expect(ExactFigures(first.report) == ExactFigures(second.report))
+        #expect(first.simulation.screen == second.simulation.screen)
+        #expect(first.report.hitch.frames > 200, "about a frame per tick: \(first.report.hitch.frames)")
+    }
+
+    /// The seeds' claim through the whole app: a steady scroll at 120 Hz whose cells cost
+    /// 6 ms each. A new row brings five cells, 30 ms inside one commit without prefetching;
+    /// prepared in idle frame time, every commit meets its deadline.
+    @Test func idleTimePrefetchRemovesTheHitchesOfExpensiveCells() throws {
+        let off = try GridSimulation.run(GridSimulation.options(.steady, seconds: 3, prefetch: false, cellCost: 6)).report
+        let on = try GridSimulation.run(GridSimulation.options(.steady, seconds: 3, prefetch: true, cellCost: 6)).report
+        #expect(off.hitch.hitches > 0 && off.cellsPreparedIdle == 0 && off.cellsPreparedInCommit > 0)
+        #expect(on.hitch.hitches == 0, "hitches with prefetch: \(on.hitch.hitches)")
+        #expect(on.cellsPreparedIdle > 0)
+        #expect(on.cellsPreparedInCommit < off.cellsPreparedInCommit)
+        #expect(off.hitch.band == .critical)
+    }
+
+    @Test func aFlingPrefetchesDataAndCellsAndImagesArrive() throws {
+        let (report, simulation) = try GridSimulation.run(GridSimulation.options(.fling, seconds: 3))
+        #expect(report.cellsPreparedIdle > 0, "the fling prepared cells in idle time")
+        #expect(report.prefetchBatches > 0)
+        #expect(report.scrollFrames > 0, "the fling moved the grid")
+        #expect(report.cacheBytes > 0, "prepared thumbnails are cached")
+        #expect(report.hitch.hitches == 0, "commits cost nothing on this clock but the cells' own cost")
+        #expect(report.placeholderCellFramesPct > 0 && report.placeholderCellFramesPct < 100)
+        #expect(simulation.screen.contains("♥"))
+    }
+
+    @Test func turningRoundCancelsPrefetchesAhead() throws {
+        let report = try GridSimulation.run(GridSimulation.options(.reverse, seconds: 3)).report
+        #expect(report.prefetchCancels > 0)
+        #expect(report.scrollFrames > 0)
+    }
+
+    @Test func filteringBringsNewCellsIntoCommits() throws {
+        let report = try GridSimulation.run(GridSimulation.options(.search, seconds: 4, posts: 2000)).report
+        #expect(report.cellsPreparedInCommit > 20, "filtering brought new cells on screen: \(report.cellsPreparedInCommit)")
+    }
+
+    /// Scrolled rows are shifted, so a scrolling frame sends about its newly exposed rows.
+    @Test func scrollingFramesSendAboutTheirNewRows() throws {
+        for scenario in [ScenarioKind.steady, .pages, .fling] {
+            let report = try GridSimulation.run(GridSimulation.options(scenario, seconds: 3)).report
+            #expect(report.scrollFrames > 0)
+            #expect(report.scrollBytesRatio > 0.3 && report.scrollBytesRatio < 1.5, "\(scenario): \(report.scrollBytesRatio)")
+        }
+    }
+
+    @Test func thumbnailsReplaceTheirPlaceholdersWhenNothingMoves() throws {
+        let simulation = try GridSimulation(GridSimulation.options(nil, seconds: 10))
+        simulation.frames(1)
+        #expect(simulation.placeholdersOnScreen > 0, "the first frame shows placeholders")
+        simulation.frames(120)  // a second: the 80 ms ± 40 ms network is long done
+        #expect(simulation.placeholdersOnScreen == 0)
+        #expect(simulation.app.store.pendingCount == 0)
+    }
+}
+
+/// The grid's screen, read as text after keys, with no terminal and no real time.
+@Suite struct GridScreenTests {
+    func grid(rows: Int = 48, columns: Int = 160, hud: Bool = false) throws -> GridSimulation {
+        let simulation = try GridSimulation(GridSimulation.options(nil, seconds: 3600, posts: 1000, rate: .hz60), rows: rows, columns: columns, showsHUD: hud)
+        simulation.settle()
+        return simulation
+    }
+
+    @Test func theFirstScreenShowsPostsAndTheHeader() throws {
+        let grid = try grid(hud: true)
+        #expect(grid.screen.contains("Cusco") && grid.screen.contains("Peru") && grid.screen.contains("Saint Lucia"))
+        #expect(grid.backend.rowTexts[0].contains("60 Hz  prefetch on  images async  1000 posts"), "header: \(grid.backend.rowTexts[0])")
+        #expect(grid.screen.contains("cells prepared: in commit"), "HUD:\n\(grid.screen)")
+    }
+
+    @Test func pagingMovesAwayAndHomeComesBack() throws {
+        let grid = try grid()
+        grid.press(.pageDown)
+        #expect(!grid.screen.contains("Cusco") && grid.screen.contains("♥"))
+        grid.press(.character("g"))
+        #expect(grid.screen.contains("Cusco"))
+    }
+
+    @Test func likeFilterAndClear() throws {
+        let grid = try grid()
+        grid.press(.character("l"), .character("L"), .character("L"))
+        #expect(grid.screen.contains("♥ 7966"), "Saint Lucia liked twice")
+        grid.press(.character("/"), .character("l"), .character("a"), .character("k"), .character("e"))
+        #expect(grid.screen.contains("filter: lake") && grid.screen.contains("Lake Bled") && !grid.screen.contains("Saint Lucia"))
+        grid.press(.escape)
+        #expect(grid.screen.contains("Saint Lucia") && grid.screen.contains("Cusco"))
+    }
+
+    @Test func detailViewOpensWithItsPhotoAndCloses() throws {
+        let grid = try grid()
+        grid.press(.enter)
+        #expect(grid.screen.contains("Esc back") && grid.screen.contains(" cells"), "detail:\n\(grid.screen)")
+        grid.press(.escape)
+        #expect(!grid.screen.contains("Esc back") && grid.screen.contains("Saint Lucia"))
+    }
+
+    @Test func aNarrowerTerminalShowsFewerColumnsOfPosts() throws {
+        let grid = try grid()
+        func hearts() -> Int { grid.backend.rowTexts.first { $0.contains("♥") }.map { $0.components(separatedBy: "♥").count - 1 } ?? 0 }
+        let wide = hearts()
+        grid.backend.resize(rows: 40, columns: 90)
+        grid.settle()
+        #expect(hearts() > 0 && hearts() < wide, "\(wide) → \(hearts())")
+    }
+
+    @Test func aTinyTerminalSaysSoUntilItGrows() throws {
+        let grid = try grid(rows: 8, columns: 20)
+        #expect(grid.screen.contains("Terminal too small"))
+        grid.backend.resize(rows: 48, columns: 160)
+        grid.settle()
+        #expect(grid.screen.contains("Cusco"))
+    }
+
+    @Test func quitEndsTheRun() throws {
+        let grid = try grid()
+        grid.press(.character("q"))
+        #expect(grid.app.isDone)
+    }
+}
