@@ -48,10 +48,11 @@ public final class AssetStore {
     private var backlog: [AssetCompletion] = []
 
     public convenience init(source: any AssetSource = SimulatedNetworkSource(), cacheLimit: Int = 64 << 20,
-                workers: Int = ProcessInfo.processInfo.activeProcessorCount, transfers: Int = AssetLoader.defaultTransfers,
+                workers: Int = AssetLoader.defaultWorkers, priority: WorkerPriority = .recommended,
+                transfers: Int = AssetLoader.defaultTransfers,
                 colorMode: CellColorMode, placeholders: PlaceholderCatalog = PlaceholderCatalog()) {
         let cache = PreparedImageCache(limit: cacheLimit)
-        self.init(cache: cache, loader: AssetLoader(source: source, cache: cache, workers: workers, transfers: transfers, colorMode: colorMode),
+        self.init(cache: cache, loader: AssetLoader(source: source, cache: cache, workers: workers, priority: priority, transfers: transfers, colorMode: colorMode),
                   colorMode: colorMode, placeholders: placeholders)
     }
 
@@ -165,11 +166,15 @@ public final class AssetLoader: AssetLoading, Sendable {
     /// latency, at most 25 images a second arrived however fast decoding was.
     public static let defaultTransfers = 16
 
-    init(source: any AssetSource, cache: PreparedImageCache, workers: Int, transfers: Int, colorMode: CellColorMode) {
+    /// Decoding threads: one per core (see DECISIONS.md, D-019, for 1 against 2 on 2 cores).
+    public static var defaultWorkers: Int { ProcessInfo.processInfo.activeProcessorCount }
+
+    init(source: any AssetSource, cache: PreparedImageCache, workers: Int, priority: WorkerPriority, transfers: Int, colorMode: CellColorMode) {
         self.source = source
         self.cache = cache
-        self.transfers = WorkerPool(workers: transfers, name: "image transfer") { () }
-        pool = WorkerPool(workers: workers, name: "image worker") { ImagePreparer(colorMode: colorMode) }
+        // Transfers wait on the network and take no CPU; they run at the workers' priority too.
+        self.transfers = WorkerPool(workers: transfers, name: "image transfer", priority: priority) { () }
+        pool = WorkerPool(workers: workers, name: "image worker", priority: priority) { ImagePreparer(colorMode: colorMode) }
     }
 
     deinit {

@@ -17,11 +17,12 @@ final class WorkerPool<Context>: Sendable {
     private let wakeUp = DispatchSemaphore(value: 0)
     let workerCount: Int
 
-    init(workers: Int, name: String, makeContext: @escaping @Sendable () -> Context) {
+    init(workers: Int, name: String, priority: WorkerPriority = .normal, makeContext: @escaping @Sendable () -> Context) {
         precondition(workers > 0, "WorkerPool needs at least one worker, got \(workers)")
         workerCount = workers
         for index in 0..<workers {
             let thread = Thread { [self] in
+                priority.applyToCurrentThread()
                 let context = makeContext()
                 while let job = self.next() { job(context) }
             }

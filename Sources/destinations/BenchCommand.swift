@@ -38,6 +38,9 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Upper end of the headroom search in ms.", valueName: "ms"))
     var maxCellCost: Double = 32
 
+    @Option(help: ArgumentHelp("Busy threads at normal priority during every run (0 to 64).", valueName: "n"))
+    var stress = 0
+
     @Flag(help: "End with one line of JSON: the runs and the headroom.")
     var json = false
 
@@ -46,6 +49,7 @@ struct BenchCommand: ParsableCommand {
         guard probeDuration.isFinite, probeDuration > 0, probeDuration <= 600 else { throw ValidationError("--probe-duration must be more than 0 and at most 600 seconds, got \(probeDuration)") }
         guard (1...1_000_000).contains(posts) else { throw ValidationError("--posts must be between 1 and 1000000, got \(posts)") }
         guard latency.isFinite, (0...10_000).contains(latency) else { throw ValidationError("--latency must be between 0 and 10000 ms, got \(latency)") }
+        guard (0...64).contains(stress) else { throw ValidationError("--stress must be between 0 and 64 threads, got \(stress)") }
         guard (0...20).contains(searchSteps) else { throw ValidationError("--search-steps must be between 0 and 20, got \(searchSteps)") }
         guard maxCellCost.isFinite, maxCellCost > 0, maxCellCost <= 1000 else { throw ValidationError("--max-cell-cost must be more than 0 and at most 1000 ms, got \(maxCellCost)") }
     }
@@ -56,13 +60,14 @@ struct BenchCommand: ParsableCommand {
         base.latency = .milliseconds(latency)
         base.seed = seed
         base.scenario = scenario
+        base.stress = stress
         let loaded = try base.loadCatalogue()
         func run(_ options: GridOptions) throws -> GridReport {
             let outcome = try GridApp.runInTerminal(options: options, catalogue: loaded.catalogue, postCount: loaded.posts, headless: true)
             try TerminalLoop.checkSignal(outcome.stop)
             return outcome.report
         }
-        print("scenario \(scenario.rawValue), \(posts) posts, \(fixed(duration, 1)) s per run, latency \(fixed(latency, 0)) ms, seed \(seed)")
+        print("scenario \(scenario.rawValue), \(posts) posts, \(fixed(duration, 1)) s per run, latency \(fixed(latency, 0)) ms, seed \(seed), stress \(stress) busy threads")
         print(Self.header)
         var reports: [GridReport] = []
         for rate in [RefreshRate.hz60, .hz120] {

@@ -91,7 +91,8 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
         let colorMode = Self.colorMode(for: terminal.capability)
         switch images {
         case .workers:
-            store = AssetStore(source: network, cacheLimit: options.cacheBytes, colorMode: colorMode, placeholders: placeholders)
+            store = AssetStore(source: network, cacheLimit: options.cacheBytes, workers: options.workers, priority: options.workerPriority,
+                               colorMode: colorMode, placeholders: placeholders)
         case .scripted(let prepare):
             let cache = PreparedImageCache(limit: options.cacheBytes)
             let loader = ScriptedAssetLoader(cache: cache, now: { [clock] in clock.now }, latency: network.delay(forRequest:), prepare: prepare)
@@ -151,6 +152,8 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
         } catch { throw AppError(description: error.description, status: 2) }
         let app = GridApp(options: options, catalogue: catalogue, postCount: postCount, terminal: terminal,
                           clock: MonotonicClock(strategy: .recommended), showsHUD: !headless)
+        let stress = StressLoad(threads: options.stress)
+        defer { stress.stop() }
         let outcome = app.run(signals: signals)
         return (outcome.stop, outcome.report, app)
     }

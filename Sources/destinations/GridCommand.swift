@@ -1,5 +1,6 @@
 import ArgumentParser
 import DestinationsModel
+import ImagePipeline
 import Foundation
 import RenderLoop
 #if canImport(Glibc)
@@ -61,6 +62,15 @@ struct GridCommand: ParsableCommand {
     @Option(help: "Summary printed at the end: text or json.")
     var report: ReportFormat = .text
 
+    @Option(help: ArgumentHelp("Start this many busy threads at normal priority for the run (0 to 64): a loaded machine, reproducibly.", valueName: "n"))
+    var stress = 0
+
+    @Option(help: ArgumentHelp("Image decoding threads, 1 to 64 (default: one per core).", valueName: "n"))
+    var workers: Int?
+
+    @Option(help: "Scheduling priority of the image threads: normal, low (nice 10) or idle (SCHED_IDLE).")
+    var workerPriority: WorkerPriority = .recommended
+
     @Option(help: ArgumentHelp("Write the frames as Chrome trace-event JSON (opens in Perfetto).", valueName: "file"))
     var traceFile: String?
 
@@ -72,6 +82,8 @@ struct GridCommand: ParsableCommand {
         if let posts, !(1...1_000_000).contains(posts) { throw ValidationError("--posts must be between 1 and 1000000, got \(posts)") }
         guard latency.isFinite, (0...10_000).contains(latency) else { throw ValidationError("--latency must be between 0 and 10000 ms, got \(latency)") }
         guard (1...4096).contains(cacheMb) else { throw ValidationError("--cache-mb must be between 1 and 4096, got \(cacheMb)") }
+        guard (0...64).contains(stress) else { throw ValidationError("--stress must be between 0 and 64 threads, got \(stress)") }
+        if let workers, !(1...64).contains(workers) { throw ValidationError("--workers must be between 1 and 64, got \(workers)") }
         if let duration, !(duration.isFinite && duration > 0 && duration <= 86_400) {
             throw ValidationError("--duration must be more than 0 and at most 86400 seconds, got \(duration)")
         }
@@ -86,7 +98,8 @@ struct GridCommand: ParsableCommand {
             refreshRate: refreshRate, prefetch: prefetch == .on, images: images, cellCost: .milliseconds(cellCost),
             posts: posts, photos: photos, latency: .milliseconds(latency), cacheBytes: cacheMb << 20, scenario: scenario,
             duration: duration.map { .milliseconds($0 * 1000) } ?? (scenario != nil ? .seconds(5) : nil),
-            seed: seed, traceLifecycle: traceLifecycle != nil)
+            seed: seed, traceLifecycle: traceLifecycle != nil, stress: stress,
+            workers: workers ?? AssetLoader.defaultWorkers, workerPriority: workerPriority)
         let loaded = try options.loadCatalogue()
         let outcome = try GridApp.runInTerminal(options: options, catalogue: loaded.catalogue, postCount: loaded.posts, headless: headless)
         try TerminalLoop.checkTerminal(outcome.stop)
@@ -125,6 +138,10 @@ struct GridOptions: Sendable {
     var duration: Duration?
     var seed: UInt64 = 1
     var traceLifecycle = false
+    /// Busy threads at normal priority for the run.
+    var stress = 0
+    var workers = AssetLoader.defaultWorkers
+    var workerPriority = WorkerPriority.recommended
 
     /// The catalogue to show and how many posts; a photo folder's skipped files are kept
     /// in the catalogue for the header and the report.
@@ -140,3 +157,5 @@ struct GridOptions: Sendable {
         }
     }
 }
+
+extension WorkerPriority: ExpressibleByArgument {}

@@ -78,6 +78,9 @@ struct GridReport: Sendable {
     var scenario: String?
     var posts: Int
     var skippedFiles: Int
+    var stress: Int
+    var workers: Int
+    var workerPriority: String
     var durationS: Double
     var hitch: HitchReport
     var cellsPreparedInCommit: Int
@@ -101,6 +104,8 @@ struct GridReport: Sendable {
     var rssHalfwayMb: Double?
     var rssEndMb: Double
     var peakRssMb: Double
+    /// Thumbnails decoded and converted by the workers.
+    var thumbnailsPrepared: Int
 
     /// Scrolling frames' bytes over what their newly exposed rows cost in a full paint.
     var scrollBytesRatio: Double {
@@ -119,6 +124,9 @@ struct GridReport: Sendable {
             ("scenario", scenario.map(text) ?? "null"),
             ("posts", "\(posts)"),
             ("skipped_files", "\(skippedFiles)"),
+            ("stress", "\(stress)"),
+            ("workers", "\(workers)"),
+            ("worker_priority", text(workerPriority)),
             ("duration_s", number(durationS)),
             ("frames", "\(hitch.frames)"),
             ("hitches", "\(hitch.hitches)"),
@@ -144,6 +152,7 @@ struct GridReport: Sendable {
             ("launch_commit_ms", number(launchCommitMs)),
             ("rss_mb", "{\"first_frame\":\(number(rssFirstFrameMb, 1)),\"halfway\":\(rssHalfwayMb.map { number($0, 1) } ?? "null"),\"end\":\(number(rssEndMb, 1))}"),
             ("peak_rss_mb", number(peakRssMb, 1)),
+            ("thumbnails_prepared", "\(thumbnailsPrepared)"),
         ]
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
@@ -151,7 +160,7 @@ struct GridReport: Sendable {
     func text() -> String {
         let rate = fixed(refreshRateHz, refreshRateHz == refreshRateHz.rounded() ? 0 : 2)
         return """
-        destinations: \(hitch.frames) frames at \(rate) Hz in \(fixed(durationS, 2)) s\(scenario.map { ", scenario \($0)" } ?? ""), prefetch \(prefetch ? "on" : "off"), images \(images), \(posts) posts
+        destinations: \(hitch.frames) frames at \(rate) Hz in \(fixed(durationS, 2)) s\(scenario.map { ", scenario \($0)" } ?? ""), prefetch \(prefetch ? "on" : "off"), images \(images), \(posts) posts, \(workers) image workers (\(workerPriority) priority)\(stress > 0 ? ", \(stress) busy threads" : "")
         hitches \(hitch.hitches), hitch time \(fixed(hitch.totalHitchTime.milliseconds, 1)) ms, hitch ratio \(fixed(hitch.hitchRatio, 2)) ms/s (\(hitch.band.rawValue))
         commit p50 \(fixed(hitch.commitP50.milliseconds, 3)) ms, p95 \(fixed(hitch.commitP95.milliseconds, 3)) ms, p99 \(fixed(hitch.commitP99.milliseconds, 3)) ms, max \(fixed(hitch.commitMax.milliseconds, 3)) ms
         cells prepared in commit \(cellsPreparedInCommit), in idle time \(cellsPreparedIdle); prefetch batches \(prefetchBatches), cancels \(prefetchCancels); placeholders \(fixed(placeholderCellFramesPct, 1)) % of cell-frames
@@ -169,7 +178,8 @@ extension GridApp {
         return GridReport(
             refreshRateHz: scheduler.refreshRate.hertz, prefetch: scheduler.isIdleWorkEnabled, images: imageMode.rawValue,
             cellCostMs: options.cellCost.milliseconds, scenario: options.scenario?.rawValue, posts: postCount,
-            skippedFiles: catalogue.skippedFiles.count, durationS: (clock.now - startedAt).milliseconds / 1000, hitch: hitch,
+            skippedFiles: catalogue.skippedFiles.count, stress: options.stress, workers: options.workers,
+            workerPriority: options.workerPriority.rawValue, durationS: (clock.now - startedAt).milliseconds / 1000, hitch: hitch,
             cellsPreparedInCommit: view.cellsPreparedInCommit, cellsPreparedIdle: view.cellsPreparedIdle,
             prefetchBatches: view.prefetchBatches, prefetchCancels: view.cancelBatches,
             placeholderCellFramesPct: stats.visibleCellFrames > 0 ? 100 * Double(stats.placeholderCellFrames) / Double(stats.visibleCellFrames) : 0,
@@ -181,6 +191,6 @@ extension GridApp {
             cacheHits: cache.hits, cacheMisses: cache.misses, cacheEvictions: cache.evictions, cacheBytes: cache.bytes,
             firstFrameMs: stats.firstFrameMs ?? 0, launchCommitMs: launchFrame?.commitDuration.milliseconds ?? 0,
             rssFirstFrameMb: Double(stats.residentAtFirstFrame) / megabyte, rssHalfwayMb: stats.residentHalfway.map { Double($0) / megabyte }, rssEndMb: Double(Memory.residentBytes()) / megabyte,
-            peakRssMb: Double(Memory.peakResidentBytes()) / megabyte)
+            peakRssMb: Double(Memory.peakResidentBytes()) / megabyte, thumbnailsPrepared: store.counters.prepared)
     }
 }

@@ -1,0 +1,54 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How much CPU a pool's threads may take from the frame loop.
+///
+/// The frame loop has priority over everything else the process does, as the render
+/// server has on iOS: decoding at the same priority took 77 % of both cores in a 120 Hz
+/// fling and the main thread waited for a core. On Linux the nice value and the scheduling
+/// policy are per thread, and lowering them needs no privilege.
+public enum WorkerPriority: String, Sendable, CaseIterable {
+    /// The same as the main thread.
+    case normal
+    /// Nice 10: about a tenth of the weight of a normal thread when both want a core, so
+    /// the frame loop gets a core almost at once, yet thumbnails keep coming under load.
+    case low
+    /// `SCHED_IDLE`: only when a core would otherwise be idle. Under sustained load from
+    /// other processes, thumbnails may stop arriving altogether.
+    case idle
+
+    /// The default, chosen by measurement (DECISIONS.md, D-019).
+    public static let recommended = WorkerPriority.low
+
+    /// Applies to the calling thread only; returns false if the system refused.
+    @discardableResult
+    public func applyToCurrentThread() -> Bool {
+        #if os(Linux)
+        switch self {
+        case .normal:
+            return true
+        case .low:
+            // who = 0 is the calling thread on Linux (the nice value is per thread).
+            return setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) == 0
+        case .idle:
+            var parameters = sched_param()
+            return sched_setscheduler(0, Self.schedIdle, &parameters) == 0
+        }
+        #else
+        return false
+        #endif
+    }
+
+    /// The nice value of the calling thread.
+    public static var currentThreadNice: Int32 {
+        #if os(Linux)
+        getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        #else
+        0
+        #endif
+    }
+
+    /// Linux's `SCHED_IDLE` (5); Glibc hides the name without `_GNU_SOURCE`.
+    static let schedIdle: Int32 = 5
+}
