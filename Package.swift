@@ -29,7 +29,7 @@ let package = Package(
 
         // Pure Swift layers.
         .target(name: "CoreKit"),
-        .target(name: "CellCanvas"),
+        .target(name: "CellCanvas", dependencies: ["CoreKit"]),
         .target(name: "RenderLoop", dependencies: ["CoreKit"]),
         .target(name: "DiffableData"),
 

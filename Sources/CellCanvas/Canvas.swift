@@ -5,8 +5,8 @@
 /// Every drawing call clips to the canvas and to an optional clip rectangle; text is
 /// measured in display columns, so wide characters and emoji never split.
 public struct Canvas: Sendable, Equatable {
-    public let columns: Int
-    public let rows: Int
+    public private(set) var columns: Int
+    public private(set) var rows: Int
     public private(set) var cells: [Cell]
 
     public init(columns: Int, rows: Int, fill: Cell = .blank) {
@@ -14,6 +14,36 @@ public struct Canvas: Sendable, Equatable {
         self.columns = columns
         self.rows = rows
         cells = Array(repeating: fill, count: columns * rows)
+    }
+
+    /// Makes this canvas `columns`×`rows` of `fill`, in its own storage when the size is
+    /// unchanged and the storage is not shared: a frame loop that keeps one canvas and
+    /// resets it every frame allocates nothing in the steady state.
+    /// - Complexity: O(cells).
+    public mutating func reset(columns: Int, rows: Int, fill: Cell = .blank) {
+        guard columns == self.columns, rows == self.rows else {
+            self = Canvas(columns: columns, rows: rows, fill: fill)
+            return
+        }
+        cells.withUnsafeMutableBufferPointer { buffer in
+            for index in buffer.indices { buffer[index] = fill }
+        }
+    }
+
+    /// Becomes a copy of `other`, into its own storage when the sizes match (no allocation,
+    /// and no storage shared with `other`: a front keeps what it showed this way, so that
+    /// the app's next reset of its canvas does not copy on write).
+    /// - Complexity: O(cells).
+    public mutating func assign(_ other: Canvas) {
+        guard other.columns == columns, other.rows == rows else {
+            self = Canvas(columns: other.columns, rows: other.rows)
+            return assign(other)
+        }
+        cells.withUnsafeMutableBufferPointer { target in
+            other.cells.withUnsafeBufferPointer { source in
+                _ = target.update(fromContentsOf: source)
+            }
+        }
     }
 
     public var bounds: Rect { Rect(x: 0, y: 0, width: columns, height: rows) }
@@ -53,6 +83,7 @@ public struct Canvas: Sendable, Equatable {
         guard origin.y >= area.y, origin.y < area.maxY else { return 0 }
         let limit = min(origin.x + (width ?? Int.max - origin.x), area.maxX) - origin.x
         guard limit > 0 else { return 0 }
+        if let drawn = drawASCII(text, at: origin, limit: limit, style: style, clip: area) { return drawn }
         let needed = DisplayWidth.of(text)
         let truncated = needed > limit
         let budget = truncated ? limit - 1 : limit
@@ -69,6 +100,34 @@ public struct Canvas: Sendable, Equatable {
             x += 1
         }
         return x - origin.x
+    }
+
+    /// Printable ASCII, one column a byte: no grapheme breaking, no width tables. Nil when
+    /// `text` has anything else, for the general path.
+    private mutating func drawASCII(_ text: String, at origin: Point, limit: Int, style: CellStyle, clip area: Rect) -> Int? {
+        var text = text
+        return text.withUTF8 { bytes -> Int? in
+            guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
+            let truncated = bytes.count > limit
+            let count = truncated ? limit - 1 : bytes.count
+            var x = origin.x
+            for byte in bytes.prefix(count) {
+                putScalar(UInt32(byte), at: Point(x: x, y: origin.y), style: style, clip: area)
+                x += 1
+            }
+            if truncated {
+                putScalar(0x2026, at: Point(x: x, y: origin.y), style: style, clip: area)  // …
+                x += 1
+            }
+            return x - origin.x
+        }
+    }
+
+    /// One single-width scalar.
+    private mutating func putScalar(_ scalar: UInt32, at point: Point, style: CellStyle, clip: Rect) {
+        guard clip.contains(point) else { return }
+        clearWide(at: point)
+        self[point.x, point.y] = Cell(scalar: scalar, style: style)
     }
 
     /// A single-line box around `rect` (clipped).
@@ -101,8 +160,9 @@ public struct Canvas: Sendable, Equatable {
     public mutating func scroll(_ rect: Rect, by count: Int) {
         let area = rect.intersection(bounds)
         guard !area.isEmpty, count != 0 else { return }
-        let rowsInOrder = count > 0 ? Array(area.y..<area.maxY) : Array((area.y..<area.maxY).reversed())
-        for y in rowsInOrder {
+        let forward = count > 0
+        for step in 0..<area.height {
+            let y = forward ? area.y + step : area.maxY - 1 - step
             let from = y + count
             for x in area.x..<area.maxX {
                 self[x, y] = (from >= area.y && from < area.maxY) ? self[x, from] : .blank
@@ -142,7 +202,7 @@ public struct Canvas: Sendable, Equatable {
     /// right edge is blanked, so no half glyph survives.
     private mutating func repairWideEdges(in area: Rect) {
         for y in area.y..<area.maxY {
-            if self[area.x, y].isContinuation && (area.x == 0 || self[area.x - 1, y].glyph == " " || !isWideHead(area.x - 1, y)) {
+            if self[area.x, y].isContinuation && (area.x == 0 || self[area.x - 1, y].code == 0x20 || !isWideHead(area.x - 1, y)) {
                 self[area.x, y] = Cell(" ", style: self[area.x, y].style)
             }
             if area.x > 0, isWideHead(area.x - 1, y), !self[area.x, y].isContinuation {
@@ -155,7 +215,7 @@ public struct Canvas: Sendable, Equatable {
     }
 
     private func isWideHead(_ x: Int, _ y: Int) -> Bool {
-        x + 1 < columns && !self[x, y].isContinuation && DisplayWidth.of(self[x, y].glyph) == 2
+        x + 1 < columns && !self[x, y].isContinuation && self[x, y].displayWidth == 2
     }
 }
 

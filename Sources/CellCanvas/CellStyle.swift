@@ -33,17 +33,53 @@ public struct CellStyle: Hashable, Sendable {
 
 /// One cell of the screen. A double-width character occupies its cell and the next,
 /// which is marked as its continuation and never drawn on its own.
+///
+/// A plain value of a few bytes with no reference inside: the glyph is a Unicode scalar
+/// value, or the id of a grapheme cluster interned in ``GraphemeTable`` (flags, emoji with
+/// modifiers, combining sequences), so copying, comparing and clearing cells never
+/// allocates or retains, and a canvas is one flat buffer a frame can reuse.
 public struct Cell: Hashable, Sendable {
-    /// One grapheme cluster (a space for blank cells).
-    public var glyph: Character
+    /// A scalar value, or ``GraphemeTable/internedBit`` plus an interned cluster's id.
+    public var code: UInt32
     public var style: CellStyle
     public var isContinuation: Bool
 
     public init(_ glyph: Character = " ", style: CellStyle = .plain, isContinuation: Bool = false) {
-        self.glyph = glyph
+        code = GraphemeTable.code(for: glyph)
         self.style = style
         self.isContinuation = isContinuation
     }
 
-    public static let blank = Cell()
+    /// A cell showing one scalar: the fast path (no grapheme breaking, no table).
+    @inlinable
+    public init(scalar: UInt32, style: CellStyle = .plain, isContinuation: Bool = false) {
+        code = scalar
+        self.style = style
+        self.isContinuation = isContinuation
+    }
+
+    /// The grapheme cluster shown (a space for blank cells).
+    public var glyph: Character {
+        get { GraphemeTable.character(for: code) }
+        set { code = GraphemeTable.code(for: newValue) }
+    }
+
+    /// Calls `body` with each scalar of the glyph, in order, without allocating for a
+    /// single-scalar glyph.
+    @inlinable
+    public func forEachScalar(_ body: (UInt32) -> Void) {
+        if code & GraphemeTable.internedBit == 0 {
+            body(code)
+        } else {
+            for scalar in glyph.unicodeScalars { body(scalar.value) }
+        }
+    }
+
+    /// Columns the glyph takes (0, 1 or 2).
+    public var displayWidth: Int {
+        if code & GraphemeTable.internedBit == 0 { return Unicode.Scalar(code).map(DisplayWidth.of) ?? 1 }
+        return DisplayWidth.of(glyph)
+    }
+
+    public static let blank = Cell(scalar: 0x20)
 }

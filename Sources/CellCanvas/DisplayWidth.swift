@@ -6,6 +6,7 @@
 /// variation selector (U+FE0F) making a symbol wide.
 public enum DisplayWidth {
     public static func of(_ character: Character) -> Int {
+        if let ascii = character.asciiValue { return ascii >= 0x20 && ascii < 0x7F ? 1 : 0 }
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
         if scalars.contains(where: { $0.value == 0xFE0F }) && first.value >= 0x2000 { return 2 }
@@ -14,6 +15,7 @@ public enum DisplayWidth {
 
     public static func of(_ scalar: Unicode.Scalar) -> Int {
         let v = scalar.value
+        if v >= 0x20 && v < 0x7F { return 1 }  // ASCII: no property lookup
         if v == 0 || (v < 0x20) || (0x7F..<0xA0).contains(v) { return 0 }
         if (0x0300...0x036F).contains(v) || (0x200B...0x200F).contains(v) || (0xFE00...0xFE0F).contains(v) || v == 0x20E3 { return 0 }
         if scalar.properties.generalCategory == .nonspacingMark || scalar.properties.generalCategory == .enclosingMark { return 0 }

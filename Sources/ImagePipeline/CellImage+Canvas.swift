@@ -8,7 +8,7 @@ extension CellImage: CellGrid {
     public func cell(column: Int, row: Int) -> Cell {
         let i = row * columns + column
         let style = CellStyle(foreground: canvasColor(foreground[i]), background: canvasColor(background[i]))
-        return Cell(Character(Unicode.Scalar(glyphs[i]) ?? " "), style: style)
+        return Cell(scalar: glyphs[i], style: style)
     }
 
     private func canvasColor(_ value: UInt32) -> Color {

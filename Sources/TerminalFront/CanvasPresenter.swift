@@ -12,7 +12,10 @@ import Glibc
 /// frame sends are counted. Main thread only; needs a started ``TerminalSession``.
 public final class CanvasPresenter {
     public let capability: ColorCapability
-    private var shown: Canvas?
+    /// What the terminal shows, in storage of its own (see ``Canvas/assign(_:)``); only
+    /// meaningful while `isShownValid`.
+    private var shown = Canvas(columns: 0, rows: 0)
+    private var isShownValid = false
     private var pairs: [PairKey: (number: Int32, lastUse: Int)] = [:]
     private var freePairs: [Int32] = []
     private var nextPair: Int32 = 1
@@ -54,7 +57,7 @@ public final class CanvasPresenter {
 
     /// Forgets what is on screen (after a resize or a redraw request): the next frame
     /// writes every cell.
-    public func invalidate() { shown = nil }
+    public func invalidate() { isShownValid = false }
 
     /// Writes the changed cells and updates the screen.
     /// - Complexity: O(cells) to compare; ncurses calls only for changed cells.
@@ -66,11 +69,11 @@ public final class CanvasPresenter {
     ///   the exposed rows, not the screen. A wrong hint costs writes, never correctness.
     public func present(_ canvas: Canvas, scrolled: (rows: Range<Int>, by: Int)? = nil) {
         frame += 1
-        if shown?.columns != canvas.columns || shown?.rows != canvas.rows {
-            shown = nil
-            werase(cnc_stdscr())
+        if shown.columns != canvas.columns || shown.rows != canvas.rows {
+            isShownValid = false
         }
-        if let scrolled, var previous = shown, scrolled.by != 0, abs(scrolled.by) < scrolled.rows.count,
+        if !isShownValid { werase(cnc_stdscr()) }
+        if let scrolled, isShownValid, scrolled.by != 0, abs(scrolled.by) < scrolled.rows.count,
            scrolled.rows.lowerBound >= 0, scrolled.rows.upperBound <= canvas.rows {
             let window = cnc_stdscr()
             wsetscrreg(window, Int32(scrolled.rows.lowerBound), Int32(scrolled.rows.upperBound - 1))
@@ -78,21 +81,22 @@ public final class CanvasPresenter {
             wscrl(window, Int32(scrolled.by))
             scrollok(window, false)
             wsetscrreg(window, 0, Int32(canvas.rows - 1))
-            previous.scroll(Rect(x: 0, y: scrolled.rows.lowerBound, width: canvas.columns, height: scrolled.rows.count), by: scrolled.by)
-            shown = previous
+            shown.scroll(Rect(x: 0, y: scrolled.rows.lowerBound, width: canvas.columns, height: scrolled.rows.count), by: scrolled.by)
         }
         cellsWritten = 0
         let window = cnc_stdscr()
+        let compare = isShownValid
         for y in 0..<canvas.rows {
             for x in 0..<canvas.columns {
                 let cell = canvas[x, y]
                 if cell.isContinuation { continue }
-                if let shown, shown[x, y] == cell, (x + 1 >= canvas.columns || shown[x + 1, y] == canvas[x + 1, y]) { continue }
+                if compare, shown[x, y] == cell, (x + 1 >= canvas.columns || shown[x + 1, y] == canvas[x + 1, y]) { continue }
                 write(cell, x: x, y: y, window: window)
                 cellsWritten += 1
             }
         }
-        shown = canvas
+        shown.assign(canvas)
+        isShownValid = true
         wnoutrefresh(window)
         let before = meter?.bytesWritten ?? 0
         // ncurses' buffer is empty between updates (each doupdate ends with a flush), so
@@ -108,7 +112,7 @@ public final class CanvasPresenter {
     /// added to ``bytesWritten``). The yardstick for what scrolling frames send.
     public func measureFullPaint(_ canvas: Canvas) -> Int {
         let total = bytesWritten
-        shown = nil
+        isShownValid = false
         clearok(cnc_curscr(), true)
         present(canvas)
         bytesWritten = total
@@ -119,11 +123,20 @@ public final class CanvasPresenter {
         _ = bytes.withUnsafeBytes { Glibc.write(output, $0.baseAddress, $0.count) }
     }
 
+    /// One cell through ncurses, its scalars in a stack buffer (no allocation per cell).
     private func write(_ cell: Cell, x: Int, y: Int, window: UnsafeMutablePointer<WINDOW>?) {
-        var text = Array(String(cell.glyph).unicodeScalars.map { wchar_t(bitPattern: $0.value) })
-        text.append(0)
-        let pair = pairNumber(for: cell.style)
-        _ = cnc_put_cell(window, Int32(y), Int32(x), text, attributes(cell.style), pair)
+        let pair = pairNumber(for: cell.style), attributes = attributes(cell.style)
+        withUnsafeTemporaryAllocation(of: wchar_t.self, capacity: 16) { text in
+            var count = 0
+            cell.forEachScalar { scalar in
+                if count < 15 {
+                    text[count] = wchar_t(bitPattern: scalar)
+                    count += 1
+                }
+            }
+            text[count] = 0
+            _ = cnc_put_cell(window, Int32(y), Int32(x), text.baseAddress, attributes, pair)
+        }
     }
 
     private func attributes(_ style: CellStyle) -> attr_t {
@@ -168,6 +181,6 @@ public final class CanvasPresenter {
         }
         recycledPairs += max(1, byAge.count / 2)
         pairRecyclingRounds += 1
-        shown = nil
+        isShownValid = false
     }
 }

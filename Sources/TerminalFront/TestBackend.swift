@@ -77,7 +77,7 @@ public final class TestBackend: TerminalBackend {
                 written += 1
             }
         }
-        screen = canvas
+        screen.assign(canvas)
         isValid = true
         framesPresented += 1
         cellsWrittenInLastFrame = written

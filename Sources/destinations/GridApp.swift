@@ -44,8 +44,10 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
     var scenario: ScenarioDriver?
     var stats = RunStats()
     var startedAt: Duration = .zero
-    /// The last frame presented, repainted whole at the end as the yardstick for bytes.
-    var lastCanvas: Canvas?
+    /// The frame being drawn, kept and reset every frame (no allocation in the steady
+    /// state); after a frame, what was presented: repainted whole at the end as the
+    /// yardstick for bytes.
+    var canvas = Canvas(columns: 0, rows: 0)
     var fullPaintBytesPerRow = 0.0
     /// The first frame's record, taken out of the hitch statistics.
     var launchFrame: FrameRecord?
@@ -159,8 +161,8 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
     }
 
     func measureFullPaint() {
-        guard let lastCanvas, lastCanvas.rows > 0 else { return }
-        fullPaintBytesPerRow = Double(terminal.measureFullPaint(lastCanvas)) / Double(lastCanvas.rows)
+        guard canvas.rows > 0 else { return }
+        fullPaintBytesPerRow = Double(terminal.measureFullPaint(canvas)) / Double(canvas.rows)
     }
 
     /// A headless screen's size: COLUMNS and LINES when set, else 160×48.
@@ -316,7 +318,12 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
             for key in keys { handle(key, at: frame.presentationTime) }
         }
         let (rows, columns) = terminal.size
-        var canvas = Canvas(columns: columns, rows: rows)
+        // Drawn in a local that owns the kept storage (swapped out and back), so nothing
+        // else refers to it while it is mutated: no copy on write, no allocation.
+        var canvas = Canvas(columns: 0, rows: 0)
+        swap(&canvas, &self.canvas)
+        defer { swap(&canvas, &self.canvas) }
+        canvas.reset(columns: columns, rows: rows)
         guard rows >= PostCell.height + 2, columns >= 30 else {
             canvas.draw("Terminal too small (\(columns)×\(rows)); need 30×\(PostCell.height + 2).", at: Point(x: 0, y: 0), style: CellStyle(foreground: .yellow, bold: true))
             terminal.present(canvas)
@@ -330,7 +337,6 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
         if showsHelp { drawHelp(into: &canvas) }
         let moved = Int(view.physics.offset) - topBefore
         terminal.present(canvas, scrolled: moved == 0 ? nil : (view.viewport.y..<view.viewport.maxY, moved))
-        lastCanvas = canvas
         stats.noteFrame(app: self, scrolledRows: abs(moved))
     }
 }

@@ -19,12 +19,19 @@ struct RunStats {
     var residentAtFirstFrame = 0
     /// Resident memory half-way through a run with a duration (flat memory shows here).
     var residentHalfway: Int?
+    /// The main thread's minor page faults after the launch frame, and the frames since:
+    /// a steady-state commit that allocates nothing faults about never.
+    var faultsAfterLaunch: Int?
+    var framesAfterLaunch = 0
 
     mutating func noteFrame(app: GridApp, scrolledRows: Int) {
         frames += 1
         if firstFrameMs == nil {
             firstFrameMs = Launch.elapsedMilliseconds
             residentAtFirstFrame = Memory.residentBytes()
+            faultsAfterLaunch = Memory.minorFaultsOfThisThread()
+        } else {
+            framesAfterLaunch += 1
         }
         if residentHalfway == nil, let duration = app.options.duration, app.clock.now - app.startedAt >= duration / 2 {
             residentHalfway = Memory.residentBytes()
@@ -49,6 +56,13 @@ enum Memory {
         let fields = text.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    /// Minor page faults of the calling thread so far (`RUSAGE_THREAD`).
+    static func minorFaultsOfThisThread() -> Int {
+        var usage = rusage()
+        getrusage(__rusage_who_t(1), &usage)  // RUSAGE_THREAD, hidden by Glibc without _GNU_SOURCE
+        return usage.ru_minflt
     }
 
     /// The largest resident set size so far, in bytes.
@@ -106,6 +120,8 @@ struct GridReport: Sendable {
     var peakRssMb: Double
     /// Thumbnails decoded and converted by the workers.
     var thumbnailsPrepared: Int
+    /// The main thread's minor page faults per frame after the launch frame.
+    var minorFaultsPerFrame: Double
 
     /// Scrolling frames' bytes over what their newly exposed rows cost in a full paint.
     var scrollBytesRatio: Double {
@@ -153,6 +169,7 @@ struct GridReport: Sendable {
             ("rss_mb", "{\"first_frame\":\(number(rssFirstFrameMb, 1)),\"halfway\":\(rssHalfwayMb.map { number($0, 1) } ?? "null"),\"end\":\(number(rssEndMb, 1))}"),
             ("peak_rss_mb", number(peakRssMb, 1)),
             ("thumbnails_prepared", "\(thumbnailsPrepared)"),
+            ("minor_faults_per_frame", number(minorFaultsPerFrame, 3)),
         ]
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
@@ -191,6 +208,7 @@ extension GridApp {
             cacheHits: cache.hits, cacheMisses: cache.misses, cacheEvictions: cache.evictions, cacheBytes: cache.bytes,
             firstFrameMs: stats.firstFrameMs ?? 0, launchCommitMs: launchFrame?.commitDuration.milliseconds ?? 0,
             rssFirstFrameMb: Double(stats.residentAtFirstFrame) / megabyte, rssHalfwayMb: stats.residentHalfway.map { Double($0) / megabyte }, rssEndMb: Double(Memory.residentBytes()) / megabyte,
-            peakRssMb: Double(Memory.peakResidentBytes()) / megabyte, thumbnailsPrepared: store.counters.prepared)
+            peakRssMb: Double(Memory.peakResidentBytes()) / megabyte, thumbnailsPrepared: store.counters.prepared,
+            minorFaultsPerFrame: stats.faultsAfterLaunch.map { stats.framesAfterLaunch > 0 ? Double(Memory.minorFaultsOfThisThread() - $0) / Double(stats.framesAfterLaunch) : 0 } ?? 0)
     }
 }
