@@ -52,6 +52,20 @@ extension CollectionView {
         dimmedUntil = time + Self.updateAnimationDuration
     }
 
+    /// Re-runs the registration's handler on the live cells of `items` (those without a
+    /// cell have nothing to update: they are configured when they next get one). No
+    /// snapshot is copied or diffed, so the cost does not grow with the data.
+    /// - Complexity: O(items).
+    func reconfigure(_ items: [ItemID]) {
+        for item in items {
+            guard let entry = live[item] else { continue }
+            reconfiguring = entry.cell
+            let cell = cellProvider(self, entry.indexPath, item)
+            reconfiguring = nil
+            precondition(cell === entry.cell, "reconfigureItems: the cell provider must dequeue with the registration that made the cell for \(item)")
+        }
+    }
+
     /// Where a live cell is drawn at `time`: its layout frame, or on its way there.
     func presentedFrame(of item: ItemID, at path: IndexPath, time: Duration) -> Rect {
         let target = layout.frame(for: path)
@@ -78,12 +92,18 @@ extension CollectionView {
 /// mixing it with main-thread applies is refused with a message, as UIKit complains.
 public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable> {
     public unowned let collectionView: CollectionView<SectionID, ItemID>
-    private var pending: [(snapshot: Snapshot<SectionID, ItemID>, changes: Changeset<SectionID, ItemID>, animated: Bool)] = []
+    private var pending: [PendingUpdate] = []
     private var current: Snapshot<SectionID, ItemID>
     private var mode: Mode?
     private let inbox = BackgroundApplies<SectionID, ItemID>()
 
     enum Mode { case main, background }
+
+    /// What the next commit applies, in the order it was asked for.
+    private enum PendingUpdate {
+        case apply(snapshot: Snapshot<SectionID, ItemID>, changes: Changeset<SectionID, ItemID>, animated: Bool)
+        case reconfigure([ItemID])
+    }
 
     public init(collectionView: CollectionView<SectionID, ItemID>) {
         self.collectionView = collectionView
@@ -99,9 +119,24 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
     /// - Complexity: that of `Snapshot.changeset(to:)`.
     public func apply(_ snapshot: Snapshot<SectionID, ItemID>, animatingDifferences: Bool = true) {
         claim(.main, "apply(_:animatingDifferences:)")
-        pending.append((snapshot, current.changeset(to: snapshot), animatingDifferences))
+        pending.append(.apply(snapshot: snapshot, changes: current.changeset(to: snapshot), animated: animatingDifferences))
         current = snapshot.clearingUpdateMarks()
     }
+
+    /// `snapshot.reconfigureItems(items)` then `apply`, without copying or diffing the
+    /// snapshot: what an image that arrives, or a like, needs, in O(items) however large
+    /// the data. Items not in the current snapshot are ignored. Ordered with the applies
+    /// around it (the cells change at the next commit).
+    public func reconfigureItems(_ items: [ItemID]) {
+        claim(.main, "reconfigureItems(_:)")
+        let present = items.filter { current.contains(item: $0) }
+        guard !present.isEmpty else { return }
+        pending.append(.reconfigure(present))
+    }
+
+    /// Whether the current snapshot holds `item`.
+    /// - Complexity: O(1).
+    public func contains(_ item: ItemID) -> Bool { current.contains(item: item) }
 
     /// Computes the diff on a background thread and commits it, in order, at a later frame
     /// boundary on the main thread. For data so large that the diff would cost a frame.
@@ -122,10 +157,15 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
 
     /// Called by the collection view at the start of each commit.
     func flush(at time: Duration) {
-        for update in inbox.takeFinished() { pending.append(update) }
+        for update in inbox.takeFinished() { pending.append(.apply(snapshot: update.snapshot, changes: update.changes, animated: update.animated)) }
         for update in pending {
-            current = update.snapshot.clearingUpdateMarks()
-            collectionView.applyUpdate(update.snapshot, changes: update.changes, animated: update.animated, at: time)
+            switch update {
+            case .apply(let snapshot, let changes, let animated):
+                current = snapshot.clearingUpdateMarks()
+                collectionView.applyUpdate(snapshot, changes: changes, animated: animated, at: time)
+            case .reconfigure(let items):
+                collectionView.reconfigure(items)
+            }
         }
         pending.removeAll()
     }

@@ -137,10 +137,7 @@ extension GridApp {
 
     func like(_ id: Int) {
         addedLikes[id, default: 0] += 1
-        var snapshot = source.snapshot()
-        guard snapshot.contains(item: id) else { return }
-        snapshot.reconfigureItems([id])
-        source.apply(snapshot)
+        source.reconfigureItems([id])
     }
 
     /// Moves the selection by `delta` items (±1 across, ±columns down), reconfiguring the
@@ -151,10 +148,9 @@ extension GridApp {
         let target = min(max(index + delta, 0), snapshot.numberOfItems - 1)
         guard target != index else { return }
         let old = selected
-        selected = snapshot.itemIdentifiers(inSection: 0)[target]
-        var update = snapshot
-        update.reconfigureItems([old, selected])
-        source.apply(update)
+        guard let next = snapshot.itemIdentifier(at: IndexPath(item: target, section: 0)) else { return }
+        selected = next
+        source.reconfigureItems([old, selected])
         let frame = view.layout.frame(for: IndexPath(item: target, section: 0))
         let top = view.physics.offset, height = Double(view.viewport.height)
         if Double(frame.y) < top { view.scroll(byRows: Double(frame.y) - top, at: time) }

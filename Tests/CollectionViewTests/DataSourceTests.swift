@@ -72,6 +72,26 @@ final class SourceFixture {
         #expect(fixture.rows[4] == "Lucia (photo)")
     }
 
+    /// The data source's own `reconfigureItems`: the same effect as a snapshot with the
+    /// item marked, applied, without the snapshot copy and diff, and in order with applies.
+    @Test func directReconfigureKeepsTheCellAndTheOrderOfUpdates() {
+        let fixture = SourceFixture(items: Array(0..<20))
+        let cell = fixture.view.cell(for: 3) as! TextCell
+        fixture.labels[3] = "Cusco (photo)"
+        fixture.source.reconfigureItems([3, 999])  // 999 is not in the data: ignored
+        // An apply after it that moves 3 to the top: the reconfigure still lands on 3.
+        fixture.source.apply(SourceFixture.snapshot([3] + Array(0..<3) + Array(4..<20)), animatingDifferences: false)
+        fixture.frame()
+        #expect(fixture.view.cell(for: 3) === cell && cell.reuses == 0)
+        #expect(fixture.rows[0] == "Cusco (photo)")
+        // An item without a live cell is configured when it gets one.
+        fixture.labels[19] = "far away"
+        fixture.source.reconfigureItems([19])
+        fixture.frame()
+        #expect(fixture.view.cell(for: 19) == nil)
+        #expect(fixture.source.contains(19) && !fixture.source.contains(999))
+    }
+
     /// Seeds 000/001: writing a download's result into the cell captured by the handler
     /// shows it on whatever post the cell shows by then; reconfiguring never does.
     @Test func theWrongAsyncUpdateShowsAnotherPostAndReconfigureDoesNot() {
