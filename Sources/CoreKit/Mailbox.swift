@@ -26,5 +26,16 @@ public final class Mailbox<Message: Sendable>: Sendable {
         }
     }
 
+    /// ``drain()`` if no poster holds the box right now, else nothing (nil): the frame
+    /// loop's way in, so that a poster preempted mid-post never stalls a frame.
+    public func drainIfAvailable() -> [Message]? {
+        pending.withLockIfAvailable { box in
+            guard !box.isEmpty else { return [] }
+            var taken: [Message] = []
+            swap(&taken, &box)
+            return taken
+        }
+    }
+
     public var count: Int { pending.withLock { $0.count } }
 }

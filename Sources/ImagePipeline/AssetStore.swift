@@ -30,12 +30,17 @@ public struct AssetCompletion: Sendable {
 /// The seeds' asset store, for the main thread.
 ///
 /// `asset(for:)` always answers at once: the prepared image if it is cached, else a
-/// placeholder (never a decode). `download` checks the cache, else fetches from the
-/// source, prepares off the main thread on a bounded worker pool (nearest the viewport
-/// first), caches, and posts the completion to the store's mailbox; the frame's drain step
-/// calls ``deliverCompletions()``, which runs each completion on the main thread unless
-/// its request was cancelled. Completions are closures over UI state, so they never leave
-/// the main thread: workers only see Sendable values.
+/// placeholder (never a decode). `download` checks the cache, else hands the request to
+/// its loader, which fetches and prepares off the main thread (nearest the viewport first)
+/// and posts the result to a mailbox; the frame's drain step calls ``deliverCompletions(limit:)``,
+/// which caches each result and runs its completion on the main thread unless the request
+/// was cancelled. Completions are closures over UI state, so they never leave the main
+/// thread: workers only see Sendable values.
+///
+/// The main thread never waits for a lock a worker holds: the cache is the main thread's
+/// alone (workers hand images over, they do not insert), and the mailbox and the job queue
+/// are entered with a try-lock, so a worker preempted mid-post (at low priority, under
+/// load) delays a delivery by a frame instead of stalling the frame (DECISIONS.md, D-019).
 public final class AssetStore {
     public let cache: PreparedImageCache
     public let colorMode: CellColorMode
@@ -44,21 +49,23 @@ public final class AssetStore {
     private var pending: [Int: (completion: (Result<CellImage, ImageError>) -> Void, cancellable: Cancellable)] = [:]
     private var failures: [PreparedImageKey: ImageError] = [:]
     private var nextRequest = 0
-    /// Completions drained from the mailbox and not yet delivered (over a frame's limit).
+    /// Completions taken from the loader and not yet delivered (over a frame's limit, or
+    /// answered from the cache at once and due at the next delivery).
     private var backlog: [AssetCompletion] = []
+    /// Requests the loader could not take at once (its queue was busy), oldest first.
+    private var unsubmitted: [(key: PreparedImageKey, request: Int, priority: Int, cancellation: Cancellable)] = []
 
     public convenience init(source: any AssetSource = SimulatedNetworkSource(), cacheLimit: Int = 64 << 20,
-                workers: Int = AssetLoader.defaultWorkers, priority: WorkerPriority = .recommended,
-                transfers: Int = AssetLoader.defaultTransfers,
-                colorMode: CellColorMode, placeholders: PlaceholderCatalog = PlaceholderCatalog()) {
-        let cache = PreparedImageCache(limit: cacheLimit)
-        self.init(cache: cache, loader: AssetLoader(source: source, cache: cache, workers: workers, priority: priority, transfers: transfers, colorMode: colorMode),
+                            workers: Int = AssetLoader.defaultWorkers, priority: WorkerPriority = .recommended,
+                            transfers: Int = AssetLoader.defaultTransfers,
+                            colorMode: CellColorMode, placeholders: PlaceholderCatalog = PlaceholderCatalog()) {
+        self.init(cache: PreparedImageCache(limit: cacheLimit),
+                  loader: AssetLoader(source: source, workers: workers, priority: priority, transfers: transfers, colorMode: colorMode),
                   colorMode: colorMode, placeholders: placeholders)
     }
 
     /// A store over any background half: the worker pools, or a ``ScriptedAssetLoader``
-    /// whose completions arrive at virtual times (simulations and tests). `loader` must
-    /// fill `cache`.
+    /// whose completions arrive at virtual times (simulations and tests).
     public init(cache: PreparedImageCache, loader: any AssetLoading, colorMode: CellColorMode, placeholders: PlaceholderCatalog = PlaceholderCatalog()) {
         self.cache = cache
         self.loader = loader
@@ -76,38 +83,70 @@ public final class AssetStore {
     }
 
     /// Starts preparing `key` (lower `priority` runs sooner) and returns the handle that
-    /// cancels it. `completion` runs later, on the main thread, inside ``deliverCompletions()``;
-    /// never for a cancelled request.
+    /// cancels it. `completion` runs later, on the main thread, inside
+    /// ``deliverCompletions(limit:)``; never synchronously, never for a cancelled request.
     public func download(_ key: PreparedImageKey, priority: Int = 0,
                          completion: @escaping (Result<CellImage, ImageError>) -> Void) -> Cancellable {
         let request = nextRequest
         nextRequest += 1
         let cancellable = Cancellable()
         pending[request] = (completion, cancellable)
-        loader.load(key, request: request, priority: priority, cancellation: cancellable)
+        if let image = cache.image(for: key) {
+            backlog.append(AssetCompletion(request: request, key: key, result: .success(image)))
+        } else {
+            unsubmitted.append((key, request, priority, cancellable))
+            submitWaitingRequests()
+        }
         return cancellable
+    }
+
+    /// Hands waiting requests to the loader, in order, until it is busy.
+    private func submitWaitingRequests() {
+        var handed = 0
+        for waiting in unsubmitted {
+            if waiting.cancellation.isCancelled {
+                handed += 1
+                continue
+            }
+            guard loader.load(waiting.key, request: waiting.request, priority: waiting.priority, cancellation: waiting.cancellation) else { break }
+            handed += 1
+        }
+        unsubmitted.removeFirst(handed)
     }
 
     /// Runs the completions that arrived since the last call, at most `limit` of them
     /// (the rest wait, in order, for the next call: each completion usually reconfigures a
-    /// cell, and a frame can afford only so many); returns how many ran.
+    /// cell, and a frame can afford only so many); returns how many ran. Every prepared
+    /// image that arrived is cached, delivered or not.
     @discardableResult
     public func deliverCompletions(limit: Int = .max) -> Int {
-        var delivered = 0
+        if !unsubmitted.isEmpty { submitWaitingRequests() }
         loader.postDueCompletions()
-        backlog += loader.inbox.drain()
+        if let arrived = loader.inbox.drainIfAvailable(), !arrived.isEmpty {
+            for completion in arrived {
+                switch completion.result {
+                case .success(let image): cache.insert(image, for: completion.key)
+                case .failure(let error): failures[completion.key] = error
+                }
+            }
+            backlog += arrived
+        }
         guard !backlog.isEmpty else { return 0 }
-        var taken = 0
+        var delivered = 0, taken = 0
+        var sawCancelled = false
         for completion in backlog {
             if delivered >= limit { break }
             taken += 1
-            if case .failure(let error) = completion.result { failures[completion.key] = error }
-            guard let request = pending.removeValue(forKey: completion.request), !request.cancellable.isCancelled else { continue }
+            guard let request = pending.removeValue(forKey: completion.request) else { continue }
+            guard !request.cancellable.isCancelled else {
+                sawCancelled = true
+                continue
+            }
             request.completion(completion.result)
             delivered += 1
         }
         backlog.removeFirst(taken)
-        pending = pending.filter { !$0.value.cancellable.isCancelled }
+        if sawCancelled { pending = pending.filter { !$0.value.cancellable.isCancelled } }
         return delivered
     }
 
@@ -116,6 +155,9 @@ public final class AssetStore {
 
     /// Requests neither delivered nor cancelled.
     public var pendingCount: Int { pending.values.count { !$0.cancellable.isCancelled } }
+
+    /// Requests still waiting to be handed to the loader.
+    public var unsubmittedCount: Int { unsubmitted.count }
 
     public var counters: AssetLoadCounters { loader.counters }
 }
@@ -135,12 +177,14 @@ public struct AssetLoadCounters: Sendable, Hashable {
     public init() {}
 }
 
-/// The background half of an ``AssetStore``: fetches, prepares, caches and posts each
-/// request's completion to `inbox`. Called on the store's (main) thread.
+/// The background half of an ``AssetStore``: fetches and prepares, and posts each
+/// request's result to `inbox` (the store caches it). Called on the store's (main) thread.
 public protocol AssetLoading: AnyObject {
     var inbox: Mailbox<AssetCompletion> { get }
     var counters: AssetLoadCounters { get }
-    func load(_ key: PreparedImageKey, request: Int, priority: Int, cancellation: Cancellable)
+    /// Starts a request; false when it cannot be taken without waiting (the store keeps it
+    /// and tries again at the next delivery).
+    func load(_ key: PreparedImageKey, request: Int, priority: Int, cancellation: Cancellable) -> Bool
     /// Called before each drain of `inbox`; a loader that runs on its own threads has
     /// nothing to do here, a scripted one posts what is due by now.
     func postDueCompletions()
@@ -148,90 +192,4 @@ public protocol AssetLoading: AnyObject {
 
 extension AssetLoading {
     public func postDueCompletions() {}
-}
-
-/// The background half: fetch, prepare, cache, post. Sendable; owned by an AssetStore.
-public final class AssetLoader: AssetLoading, Sendable {
-    public typealias Counters = AssetLoadCounters
-
-    public let inbox = Mailbox<AssetCompletion>()
-    private let source: any AssetSource
-    private let cache: PreparedImageCache
-    private let transfers: WorkerPool<Void>
-    private let pool: WorkerPool<ImagePreparer>
-    private let tally = Lock(Counters())
-
-    /// Transfers in flight at once. Waiting on the network costs no CPU, so a slow
-    /// transfer must not hold a decoding worker: with one stage, two workers and 80 ms of
-    /// latency, at most 25 images a second arrived however fast decoding was.
-    public static let defaultTransfers = 16
-
-    /// Decoding threads: one per core (see DECISIONS.md, D-019, for 1 against 2 on 2 cores).
-    public static var defaultWorkers: Int { ProcessInfo.processInfo.activeProcessorCount }
-
-    init(source: any AssetSource, cache: PreparedImageCache, workers: Int, priority: WorkerPriority, transfers: Int, colorMode: CellColorMode) {
-        self.source = source
-        self.cache = cache
-        // Transfers wait on the network and take no CPU; they run at the workers' priority too.
-        self.transfers = WorkerPool(workers: transfers, name: "image transfer", priority: priority) { () }
-        pool = WorkerPool(workers: workers, name: "image worker", priority: priority) { ImagePreparer(colorMode: colorMode) }
-    }
-
-    deinit {
-        transfers.stop()
-        pool.stop()
-    }
-
-    public var counters: Counters { tally.withLock { $0 } }
-
-    public func load(_ key: PreparedImageKey, request: Int, priority: Int, cancellation: Cancellable) {
-        if let image = cache.image(for: key) {
-            inbox.post(AssetCompletion(request: request, key: key, result: .success(image)))
-            return
-        }
-        transfers.submit(priority: priority) { [self] _ in
-            if cancellation.isCancelled {
-                tally.withLock { $0.skipped += 1 }
-                return
-            }
-            let path: String
-            do throws(ImageError) {
-                guard let fetched = try source.fetch(key.asset, request: request, cancellation: cancellation) else {
-                    tally.withLock { $0.abandoned += 1 }
-                    return
-                }
-                path = fetched
-            } catch {
-                fail(request: request, key: key, error: error)
-                return
-            }
-            pool.submit(priority: priority) { [self] preparer in
-                prepare(key, from: path, request: request, cancellation: cancellation, with: preparer)
-            }
-        }
-    }
-
-    private func prepare(_ key: PreparedImageKey, from path: String, request: Int, cancellation: Cancellable, with preparer: ImagePreparer) {
-        if cancellation.isCancelled {
-            tally.withLock { $0.abandoned += 1 }
-            return
-        }
-        do throws(ImageError) {
-            let image = try preparer.prepare(AssetID(path: path, window: key.asset.window), columns: key.columns, rows: key.rows)
-            cache.insert(image, for: key)
-            tally.withLock { $0.prepared += 1 }
-            if cancellation.isCancelled {
-                tally.withLock { $0.dropped += 1 }
-                return
-            }
-            inbox.post(AssetCompletion(request: request, key: key, result: .success(image)))
-        } catch {
-            fail(request: request, key: key, error: error)
-        }
-    }
-
-    private func fail(request: Int, key: PreparedImageKey, error: ImageError) {
-        tally.withLock { $0.failed += 1 }
-        inbox.post(AssetCompletion(request: request, key: key, result: .failure(error)))
-    }
 }

@@ -9,7 +9,6 @@ import CoreKit
 public final class ScriptedAssetLoader: AssetLoading {
     public let inbox = Mailbox<AssetCompletion>()
     public private(set) var counters = AssetLoadCounters()
-    private let cache: PreparedImageCache
     private let now: () -> Duration
     private let latency: (Int) -> Duration
     private let prepare: (PreparedImageKey) -> Result<CellImage, ImageError>
@@ -19,9 +18,8 @@ public final class ScriptedAssetLoader: AssetLoading {
     ///   - now: the clock the store's owner runs on.
     ///   - latency: transfer plus preparation time of request number `n`.
     ///   - prepare: what the request yields (a real ``ImagePreparer``, or a cheap stand-in).
-    public init(cache: PreparedImageCache, now: @escaping () -> Duration, latency: @escaping (Int) -> Duration,
+    public init(now: @escaping () -> Duration, latency: @escaping (Int) -> Duration,
                 prepare: @escaping (PreparedImageKey) -> Result<CellImage, ImageError>) {
-        self.cache = cache
         self.now = now
         self.latency = latency
         self.prepare = prepare
@@ -30,12 +28,9 @@ public final class ScriptedAssetLoader: AssetLoading {
     /// Requests neither posted nor dropped yet.
     public var inFlightCount: Int { inFlight.count }
 
-    public func load(_ key: PreparedImageKey, request: Int, priority: Int, cancellation: Cancellable) {
-        if let image = cache.image(for: key) {
-            inbox.post(AssetCompletion(request: request, key: key, result: .success(image)))
-            return
-        }
+    public func load(_ key: PreparedImageKey, request: Int, priority: Int, cancellation: Cancellable) -> Bool {
         inFlight.append((now() + latency(request), request, key, cancellation))
+        return true
     }
 
     /// Posts every request due by now, earliest first (ties by request number); a request
@@ -52,7 +47,6 @@ public final class ScriptedAssetLoader: AssetLoading {
             }
             switch prepare(request.key) {
             case .success(let image):
-                cache.insert(image, for: request.key)
                 counters.prepared += 1
                 inbox.post(AssetCompletion(request: request.request, key: request.key, result: .success(image)))
             case .failure(let error):

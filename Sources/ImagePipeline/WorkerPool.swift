@@ -22,7 +22,7 @@ final class WorkerPool<Context>: Sendable {
         workerCount = workers
         for index in 0..<workers {
             let thread = Thread { [self] in
-                priority.applyToCurrentThread()
+                priority.forThread(index).applyToCurrentThread()
                 let context = makeContext()
                 while let job = self.next() { job(context) }
             }
@@ -34,19 +34,30 @@ final class WorkerPool<Context>: Sendable {
     /// Queues `job`; among queued jobs, the lowest `priority` runs first, then the oldest.
     /// - Complexity: O(log n) amortised (a binary insertion into the sorted queue).
     func submit(priority: Int, _ job: @escaping Job) {
-        queue.withLock { state in
-            let item = Queued(priority: priority, sequence: state.sequence, job: job)
-            state.sequence += 1
-            // Kept sorted so that the best job is at the end (removeLast is O(1)).
-            var low = 0, high = state.jobs.count
-            while low < high {
-                let mid = (low + high) / 2
-                let other = state.jobs[mid]
-                if (other.priority, other.sequence) > (item.priority, item.sequence) { low = mid + 1 } else { high = mid }
-            }
-            state.jobs.insert(item, at: low)
-        }
+        queue.withLock { insert(Queued(priority: priority, sequence: 0, job: job), into: &$0) }
         wakeUp.signal()
+    }
+
+    /// ``submit(priority:_:)`` unless a worker holds the queue right now; false then, and
+    /// the caller keeps the job for later (the main thread never waits on a worker).
+    func trySubmit(priority: Int, _ job: @escaping Job) -> Bool {
+        let queued: Void? = queue.withLockIfAvailable { insert(Queued(priority: priority, sequence: 0, job: job), into: &$0) }
+        guard queued != nil else { return false }
+        wakeUp.signal()
+        return true
+    }
+
+    private func insert(_ job: Queued, into state: inout (jobs: [Queued], sequence: Int, stopping: Bool)) {
+        let item = Queued(priority: job.priority, sequence: state.sequence, job: job.job)
+        state.sequence += 1
+        // Kept sorted so that the best job is at the end (removeLast is O(1)).
+        var low = 0, high = state.jobs.count
+        while low < high {
+            let mid = (low + high) / 2
+            let other = state.jobs[mid]
+            if (other.priority, other.sequence) > (item.priority, item.sequence) { low = mid + 1 } else { high = mid }
+        }
+        state.jobs.insert(item, at: low)
     }
 
     var queuedCount: Int { queue.withLock { $0.jobs.count } }

@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,20 +18,30 @@ public enum WorkerPriority: String, Sendable, CaseIterable {
     /// `SCHED_IDLE`: only when a core would otherwise be idle. Under sustained load from
     /// other processes, thumbnails may stop arriving altogether.
     case idle
+    /// The first thread of a pool `low`, the others `idle`: on a quiet machine the idle
+    /// threads take every spare cycle and give way at once, and under load the low one
+    /// keeps thumbnails coming.
+    case mixed
 
     /// The default, chosen by measurement (DECISIONS.md, D-019).
     public static let recommended = WorkerPriority.low
+
+    /// What thread `index` of a pool gets.
+    public func forThread(_ index: Int) -> WorkerPriority {
+        guard self == .mixed else { return self }
+        return index == 0 ? .low : .idle
+    }
 
     /// Applies to the calling thread only; returns false if the system refused.
     @discardableResult
     public func applyToCurrentThread() -> Bool {
         #if os(Linux)
         switch self {
-        case .normal:
+        case .normal, .mixed:
             return true
         case .low:
             // who = 0 is the calling thread on Linux (the nice value is per thread).
-            return setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) == 0
+            return setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Self.lowNice) == 0
         case .idle:
             var parameters = sched_param()
             return sched_setscheduler(0, Self.schedIdle, &parameters) == 0
@@ -48,6 +59,9 @@ public enum WorkerPriority: String, Sendable, CaseIterable {
         0
         #endif
     }
+
+    /// The nice value of `low`.
+    static let lowNice: Int32 = Int32(ProcessInfo.processInfo.environment["DESTINATIONS_LOW_NICE"].flatMap(Int32.init) ?? 10)
 
     /// Linux's `SCHED_IDLE` (5); Glibc hides the name without `_GNU_SOURCE`.
     static let schedIdle: Int32 = 5

@@ -97,7 +97,7 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
                                colorMode: colorMode, placeholders: placeholders)
         case .scripted(let prepare):
             let cache = PreparedImageCache(limit: options.cacheBytes)
-            let loader = ScriptedAssetLoader(cache: cache, now: { [clock] in clock.now }, latency: network.delay(forRequest:), prepare: prepare)
+            let loader = ScriptedAssetLoader(now: { [clock] in clock.now }, latency: network.delay(forRequest:), prepare: prepare)
             store = AssetStore(cache: cache, loader: loader, colorMode: colorMode, placeholders: placeholders)
         }
         view = CollectionView(layout: GridLayout(minimumItemWidth: 28, itemHeight: PostCell.height, spacing: 1), clock: clock) { [unowned self] view, path, id in
@@ -156,6 +156,7 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
                           clock: MonotonicClock(strategy: .recommended), showsHUD: !headless)
         let stress = StressLoad(threads: options.stress)
         defer { stress.stop() }
+        if ProcessInfo.processInfo.environment["DESTINATIONS_FRAME_SLICE"] != "off" { FrameThreadPriority.claimForCurrentThread() }
         let outcome = app.run(signals: signals)
         return (outcome.stop, outcome.report, app)
     }

@@ -1,5 +1,6 @@
 import CoreKit
 import Dispatch
+import Foundation
 import Testing
 
 @Suite struct LockTests {
@@ -35,5 +36,25 @@ import Testing
             #expect(messages.filter { $0.sender == sender }.map(\.sequence) == Array(0..<2_000))
         }
         #expect(box.drain().isEmpty && box.count == 0)
+    }
+}
+
+@Suite struct TryLockTests {
+    /// While another thread holds the lock, the main thread's try gives up at once.
+    @Test func aHeldLockIsNotWaitedFor() {
+        let lock = Lock(7)
+        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            lock.withLock { _ in
+                holding.signal()
+                release.wait()
+            }
+            done.signal()
+        }
+        holding.wait()
+        #expect(lock.withLockIfAvailable { $0 } == nil)
+        release.signal()
+        done.wait()
+        #expect(lock.withLockIfAvailable { $0 } == 7)
     }
 }

@@ -181,3 +181,33 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
         #expect(SimulatedNetworkSource(latency: .zero, jitter: .zero).delay(forRequest: 3) == .zero)
     }
 }
+
+/// A loader that refuses requests while `isBusy`, as the worker queue does while a worker
+/// holds it: the store keeps them and hands them over later, in order.
+final class BusyLoader: AssetLoading {
+    let inbox = Mailbox<AssetCompletion>()
+    let counters = AssetLoadCounters()
+    var isBusy = true
+    var accepted: [Int] = []
+    func load(_ key: PreparedImageKey, request: Int, priority: Int, cancellation: Cancellable) -> Bool {
+        guard !isBusy else { return false }
+        accepted.append(request)
+        return true
+    }
+}
+
+@Suite struct AssetStoreHandOverTests {
+    @Test func requestsTheLoaderCannotTakeYetAreKeptInOrder() {
+        let loader = BusyLoader()
+        let store = AssetStore(cache: PreparedImageCache(limit: 1 << 20), loader: loader, colorMode: .truecolor)
+        let keys = (0..<4).map { PreparedImageKey(asset: AssetID(path: "/nonexistent/\($0).jpg"), columns: 4, rows: 2) }
+        let cancelled = store.download(keys[0]) { _ in }
+        for key in keys.dropFirst() { _ = store.download(key) { _ in } }
+        #expect(loader.accepted.isEmpty && store.unsubmittedCount == 4, "while busy, nothing is handed over")
+        cancelled.cancel()
+        loader.isBusy = false
+        store.deliverCompletions()
+        #expect(loader.accepted == [1, 2, 3], "handed over in order; the cancelled one never")
+        #expect(store.unsubmittedCount == 0)
+    }
+}
