@@ -27,13 +27,10 @@ let package = Package(
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CChafa", path: "Sources/CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
 
-        // Per-thread scheduling calls Glibc does not wrap (sched_setattr).
-        .systemLibrary(name: "CLinuxSched", path: "Sources/CLinuxSched"),
-
         // Pure Swift layers.
         .target(name: "CoreKit"),
         .target(name: "CellCanvas", dependencies: ["CoreKit"]),
-        .target(name: "RenderLoop", dependencies: ["CoreKit", "CLinuxSched"]),
+        .target(name: "RenderLoop", dependencies: ["CoreKit"]),
         .target(name: "DiffableData"),
 
         // Files to terminal cells, off the main thread.

@@ -1,4 +1,3 @@
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,7 +23,7 @@ public enum WorkerPriority: String, Sendable, CaseIterable {
     case mixed
 
     /// The default, chosen by measurement (DECISIONS.md, D-019).
-    public static let recommended = WorkerPriority.low
+    public static let recommended = WorkerPriority.mixed
 
     /// What thread `index` of a pool gets.
     public func forThread(_ index: Int) -> WorkerPriority {
@@ -61,7 +60,7 @@ public enum WorkerPriority: String, Sendable, CaseIterable {
     }
 
     /// The nice value of `low`.
-    static let lowNice: Int32 = Int32(ProcessInfo.processInfo.environment["DESTINATIONS_LOW_NICE"].flatMap(Int32.init) ?? 10)
+    static let lowNice: Int32 = 10
 
     /// Linux's `SCHED_IDLE` (5); Glibc hides the name without `_GNU_SOURCE`.
     static let schedIdle: Int32 = 5

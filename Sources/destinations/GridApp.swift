@@ -156,7 +156,6 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
                           clock: MonotonicClock(strategy: .recommended), showsHUD: !headless)
         let stress = StressLoad(threads: options.stress)
         defer { stress.stop() }
-        if ProcessInfo.processInfo.environment["DESTINATIONS_FRAME_SLICE"] != "off" { FrameThreadPriority.claimForCurrentThread() }
         let outcome = app.run(signals: signals)
         return (outcome.stop, outcome.report, app)
     }
