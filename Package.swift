@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "DestinationsModel", dependencies: ["ImagePipeline"]),
 
         // The only module that talks to the terminal.
-        .target(name: "TerminalFront", dependencies: ["CellCanvas", "CNcursesw"]),
+        .target(name: "TerminalFront", dependencies: ["CoreKit", "CellCanvas", "CNcursesw"]),
 
         // The app.
         .executableTarget(

@@ -279,6 +279,18 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
 
     /// The next unprepared item in the scroll direction inside the prepared range.
     public func nextIdleJob(for frame: FrameInfo) -> IdleJob? {
+        guard let (path, item) = nextUnpreparedItem() else { return nil }
+        return IdleJob(kind: "cell") { [self] in
+            live[item] = LiveCell(cell: makeCell(at: path, item: item, idle: true), indexPath: path, isVisible: false)
+            cellsPreparedIdle += 1
+        }
+    }
+
+    /// Whether idle time would be used (a cell in the prepared range is not prepared yet):
+    /// a loop that wants to sleep while nothing moves asks this first.
+    public var hasIdleWork: Bool { nextUnpreparedItem() != nil }
+
+    private func nextUnpreparedItem() -> (IndexPath, ItemID)? {
         let top = Int(physics.offset.rounded(.down))
         let leading = hasScrolled ? ranges.preparedLeading : 0
         let range = rowRange(leading: leading, trailing: 0, top: top)
@@ -288,11 +300,7 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
         var candidates = layout.indexPaths(inRows: rows.lowerBound, rows.upperBound)
         if scrollDirection < 0 { candidates.reverse() }
         for path in candidates {
-            guard let item = snapshot.itemIdentifier(at: path), live[item] == nil else { continue }
-            return IdleJob(kind: "cell") { [self] in
-                live[item] = LiveCell(cell: makeCell(at: path, item: item, idle: true), indexPath: path, isVisible: false)
-                cellsPreparedIdle += 1
-            }
+            if let item = snapshot.itemIdentifier(at: path), live[item] == nil { return (path, item) }
         }
         return nil
     }

@@ -7,13 +7,22 @@
 /// (see DECISIONS.md, D-001). Messages come out in the order they were posted.
 public final class Mailbox<Message: Sendable>: Sendable {
     private let pending = Lock<[Message]>([])
+    /// Signalled after every post, so a frame loop asleep while nothing moves wakes up.
+    public let wake: WakeSignal?
 
-    public init() {}
+    public init(wake: WakeSignal? = nil) {
+        self.wake = wake
+    }
 
     /// Callable from any thread; never blocks for longer than an array append.
     public func post(_ message: Message) {
         pending.withLock { $0.append(message) }
+        wake?.signal()
     }
+
+    /// False only when the box is known to be empty; true when it holds messages or a
+    /// poster holds it right now (never waits).
+    public var mayHaveMessages: Bool { pending.withLockIfAvailable { !$0.isEmpty } ?? true }
 
     /// Takes every message posted so far, oldest first.
     /// - Complexity: O(1) under the lock (the array is swapped out, not copied).

@@ -8,7 +8,7 @@ import Synchronization
 public final class AssetLoader: AssetLoading, Sendable {
     public typealias Counters = AssetLoadCounters
 
-    public let inbox = Mailbox<AssetCompletion>()
+    public let inbox: Mailbox<AssetCompletion>
     private let source: any AssetSource
     private let transfers: WorkerPool<Void>
     private let pool: WorkerPool<ImagePreparer>
@@ -22,8 +22,9 @@ public final class AssetLoader: AssetLoading, Sendable {
     /// Decoding threads: one per core (DECISIONS.md, D-019, for 1 against 2 on 2 cores).
     public static var defaultWorkers: Int { ProcessInfo.processInfo.activeProcessorCount }
 
-    init(source: any AssetSource, workers: Int, priority: WorkerPriority, transfers: Int, colorMode: CellColorMode) {
+    init(source: any AssetSource, workers: Int, priority: WorkerPriority, transfers: Int, wake: WakeSignal?, colorMode: CellColorMode) {
         self.source = source
+        inbox = Mailbox(wake: wake)
         // Transfers wait on the network and take no CPU; they run at the workers' priority.
         self.transfers = WorkerPool(workers: transfers, name: "image transfer", priority: priority) { () }
         pool = WorkerPool(workers: workers, name: "image worker", priority: priority) { ImagePreparer(colorMode: colorMode) }

@@ -57,10 +57,10 @@ public final class AssetStore {
 
     public convenience init(source: any AssetSource = SimulatedNetworkSource(), cacheLimit: Int = 64 << 20,
                             workers: Int = AssetLoader.defaultWorkers, priority: WorkerPriority = .recommended,
-                            transfers: Int = AssetLoader.defaultTransfers,
+                            transfers: Int = AssetLoader.defaultTransfers, wake: WakeSignal? = nil,
                             colorMode: CellColorMode, placeholders: PlaceholderCatalog = PlaceholderCatalog()) {
         self.init(cache: PreparedImageCache(limit: cacheLimit),
-                  loader: AssetLoader(source: source, workers: workers, priority: priority, transfers: transfers, colorMode: colorMode),
+                  loader: AssetLoader(source: source, workers: workers, priority: priority, transfers: transfers, wake: wake, colorMode: colorMode),
                   colorMode: colorMode, placeholders: placeholders)
     }
 
@@ -156,6 +156,16 @@ public final class AssetStore {
     /// Requests neither delivered nor cancelled.
     public var pendingCount: Int { pending.values.count { !$0.cancellable.isCancelled } }
 
+    /// True when the next ``deliverCompletions(limit:)`` may have something to do (never
+    /// waits for a worker): a frame loop that wants to sleep asks this first.
+    public var hasWorkForMainThread: Bool {
+        !backlog.isEmpty || !unsubmitted.isEmpty || loader.inbox.mayHaveMessages || loader.hasDueCompletions
+    }
+
+    /// When a scripted loader's next completion falls due (nil for threads, which wake
+    /// the loop through the mailbox's ``WakeSignal`` instead).
+    public var nextDueTime: Duration? { loader.nextDueTime }
+
     /// Requests still waiting to be handed to the loader.
     public var unsubmittedCount: Int { unsubmitted.count }
 
@@ -188,8 +198,14 @@ public protocol AssetLoading: AnyObject {
     /// Called before each drain of `inbox`; a loader that runs on its own threads has
     /// nothing to do here, a scripted one posts what is due by now.
     func postDueCompletions()
+    /// A scripted loader's next completion time (threads: nil).
+    var nextDueTime: Duration? { get }
+    /// A scripted loader has completions due by now.
+    var hasDueCompletions: Bool { get }
 }
 
 extension AssetLoading {
     public func postDueCompletions() {}
+    public var nextDueTime: Duration? { nil }
+    public var hasDueCompletions: Bool { false }
 }

@@ -25,6 +25,13 @@ public final class ScriptedAssetLoader: AssetLoading {
         self.prepare = prepare
     }
 
+    public var nextDueTime: Duration? { inFlight.lazy.map(\.due).min() }
+
+    public var hasDueCompletions: Bool {
+        let time = now()
+        return inFlight.contains { $0.due <= time }
+    }
+
     /// Requests neither posted nor dropped yet.
     public var inFlightCount: Int { inFlight.count }
 

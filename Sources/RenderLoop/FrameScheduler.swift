@@ -12,11 +12,24 @@ public protocol FrameDelegate: AnyObject {
     /// its prediction of the next commit: counted in, long catch-up commits would inflate
     /// the prediction so that no idle job ever fits, and commits would stay long forever.
     var catchUpWorkInLastCommit: Duration { get }
+    /// True when the next frame would change nothing: no input handled, nothing moving or
+    /// animating, nothing delivered, no idle work left. ``FrameScheduler/run(_:while:)``
+    /// then calls ``waitForWork(until:)`` instead of drawing, as a display link pauses when
+    /// nothing animates. Default false: every tick is a frame.
+    var isQuiet: Bool { get }
+    /// The next time a frame is due with no input (a timer: a HUD refresh, a scripted key,
+    /// the end of the run), or nil.
+    var nextScheduledWork: Duration? { get }
+    /// Blocks until input arrives, a background thread wakes the loop, or `deadline`.
+    func waitForWork(until deadline: Duration?)
 }
 
 extension FrameDelegate {
     public func drainMailbox(for frame: FrameInfo) {}
     public var catchUpWorkInLastCommit: Duration { .zero }
+    public var isQuiet: Bool { false }
+    public var nextScheduledWork: Duration? { nil }
+    public func waitForWork(until deadline: Duration?) {}
 }
 
 /// A fixed-deadline frame loop: the core of a hitch-free scroll.
@@ -36,6 +49,10 @@ extension FrameDelegate {
 ///    predicted short, yet that commit still meets its deadline: the seeds' "up to twice
 ///    the time to prepare a cell".
 /// 6. Back to 1, which sleeps until the next tick.
+/// 7. When the delegate is quiet (nothing would change), no frame is drawn: the loop waits
+///    for input, a worker's wake-up or the delegate's next timer, then resumes at the first
+///    tick after it. Quiet gaps are neither frames nor hitches, and the hitch ratio leaves
+///    them out of the time it divides by.
 ///
 /// Not thread-safe by design: it belongs to the main thread with the UI state it drives.
 public final class FrameScheduler {
@@ -123,9 +140,30 @@ public final class FrameScheduler {
         return record
     }
 
-    /// Runs frames until `shouldContinue` says stop; checked before each frame.
+    /// Runs frames until `shouldContinue` says stop (checked before each frame), waiting
+    /// instead of drawing while the delegate is quiet (step 7).
     public func run(_ delegate: some FrameDelegate, while shouldContinue: () -> Bool) {
-        while shouldContinue() { runFrame(delegate) }
+        while shouldContinue() {
+            if delegate.isQuiet {
+                waitWhileQuiet(delegate)
+            } else {
+                runFrame(delegate)
+            }
+        }
+    }
+
+    /// Quiet waits so far (each a wait that ended with input, a wake-up or a timer).
+    public private(set) var quietWaits = 0
+
+    /// Step 7: sleeps until something may need a frame; the next frame starts at the first
+    /// tick at or after the wake-up, on the same drift-free grid.
+    public func waitWhileQuiet(_ delegate: some FrameDelegate) {
+        applyPendingRate()
+        delegate.waitForWork(until: delegate.nextScheduledWork)
+        quietWaits += 1
+        let resumeIndex = max(nextTickIndex, refreshRate.firstTick(atOrAfter: clock.now - tickBase))
+        meter.recordQuiet(tick(resumeIndex) - tick(nextTickIndex))
+        nextTickIndex = resumeIndex
     }
 
     /// Runs exactly `count` frames.

@@ -32,6 +32,8 @@ public struct HitchMeter: Sendable {
     public private(set) var idleWorkTime: Duration = .zero
     public private(set) var firstTick: Duration?
     public private(set) var lastPresented: Duration?
+    /// Time the loop spent quiet (no frame needed): not part of the span the ratio divides by.
+    public private(set) var quietTime: Duration = .zero
     private var commitNanoseconds: [Int64] = []
 
     public init(retainedRecordLimit: Int = HitchMeter.defaultRetainedRecordLimit) {
@@ -53,11 +55,19 @@ public struct HitchMeter: Sendable {
         commitNanoseconds.append(frame.commitDuration.nanoseconds)
     }
 
+    /// Notes a quiet gap (no frames, nothing on screen changing) between two frames.
+    public mutating func recordQuiet(_ gap: Duration) {
+        if frames > 0 { quietTime += gap }
+    }
+
+    /// From the first frame's tick to the vsync that showed the last one, quiet gaps left out.
+    public var activeSpan: Duration { (lastPresented ?? .zero) - (firstTick ?? .zero) - quietTime }
+
     /// Hitch time per second so far, as ``HitchReport/hitchRatio``, without the sort a full
     /// report needs: a live display calls this every frame, and sorting every commit of a long
     /// session each frame would itself cost frames.
     public var hitchRatio: Double {
-        let span = (lastPresented ?? .zero) - (firstTick ?? .zero)
+        let span = activeSpan
         return span > .zero ? totalHitchTime.milliseconds / (span.milliseconds / 1000) : 0
     }
 
@@ -81,7 +91,7 @@ public struct HitchMeter: Sendable {
             let rank = Int((p * Double(sorted.count)).rounded(.up))
             return .nanoseconds(sorted[min(max(rank, 1), sorted.count) - 1])
         }
-        let span = (lastPresented ?? .zero) - (firstTick ?? .zero)
+        let span = activeSpan
         return HitchReport(
             frames: frames, hitches: hitches, totalHitchTime: totalHitchTime, duration: span,
             skippedTicks: skippedTicks, idleJobs: idleJobs, idleWorkTime: idleWorkTime,
@@ -97,7 +107,7 @@ public struct HitchReport: Sendable, Hashable {
     /// Frames whose commit ended after their deadline.
     public let hitches: Int
     public let totalHitchTime: Duration
-    /// From the first frame's tick to the vsync that showed the last frame.
+    /// From the first frame's tick to the vsync that showed the last frame, less quiet gaps.
     public let duration: Duration
     public let skippedTicks: Int
     public let idleJobs: Int

@@ -73,6 +73,7 @@ public final class CanvasPresenter {
             isShownValid = false
         }
         if !isShownValid { werase(cnc_stdscr()) }
+        var shifted = false
         if let scrolled, isShownValid, scrolled.by != 0, abs(scrolled.by) < scrolled.rows.count,
            scrolled.rows.lowerBound >= 0, scrolled.rows.upperBound <= canvas.rows {
             let window = cnc_stdscr()
@@ -82,6 +83,7 @@ public final class CanvasPresenter {
             scrollok(window, false)
             wsetscrreg(window, 0, Int32(canvas.rows - 1))
             shown.scroll(Rect(x: 0, y: scrolled.rows.lowerBound, width: canvas.columns, height: scrolled.rows.count), by: scrolled.by)
+            shifted = true
         }
         cellsWritten = 0
         let window = cnc_stdscr()
@@ -95,8 +97,15 @@ public final class CanvasPresenter {
                 cellsWritten += 1
             }
         }
+        let wasValid = isShownValid
         shown.assign(canvas)
         isShownValid = true
+        // Nothing changed: nothing is sent, not even the synchronized-output brackets, so
+        // an idle screen costs no bytes.
+        guard cellsWritten > 0 || shifted || !wasValid else {
+            bytesInLastFrame = 0
+            return
+        }
         wnoutrefresh(window)
         let before = meter?.bytesWritten ?? 0
         // ncurses' buffer is empty between updates (each doupdate ends with a flush), so

@@ -1,4 +1,5 @@
 import CellCanvas
+import CoreKit
 
 /// What a screen needs from a terminal: its size and colours, keys in, canvases out, and
 /// the bytes that cost.
@@ -16,6 +17,10 @@ public protocol TerminalBackend: AnyObject {
     var supportsSynchronizedOutput: Bool { get }
     /// The next pending key, or nil (never blocks).
     func nextKey() -> Key?
+    /// Sleeps until input is waiting, `wake` is signalled, a signal arrives, or `timeout`
+    /// (nil: no limit) has passed; true unless it timed out. Call only after ``nextKey()``
+    /// has returned nil (keys already read are not input waiting).
+    func waitForInput(wake: WakeSignal?, timeout: Duration?) -> Bool
     /// Shows `canvas`, writing only what changed. `scrolled` says which rows moved by how
     /// many since the last frame (a hint: wrong, it costs bytes, never correctness).
     func present(_ canvas: Canvas, scrolled: (rows: Range<Int>, by: Int)?)
@@ -65,6 +70,7 @@ public final class NcursesBackend: TerminalBackend {
     public var capability: ColorCapability { session.capability }
     public var supportsSynchronizedOutput: Bool { session.supportsSynchronizedOutput }
     public func nextKey() -> Key? { session.nextKey() }
+    public func waitForInput(wake: WakeSignal?, timeout: Duration?) -> Bool { session.waitForInput(wake: wake, timeout: timeout) }
     public func present(_ canvas: Canvas, scrolled: (rows: Range<Int>, by: Int)?) { presenter.present(canvas, scrolled: scrolled) }
     public func invalidate() { presenter.invalidate() }
     public var bytesInLastFrame: Int { presenter.bytesInLastFrame }

@@ -1,4 +1,5 @@
 import CNcursesw
+import CoreKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -119,6 +120,22 @@ public final class TerminalSession {
         var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
         guard poll(&descriptor, 1, 0) > 0 else { return false }
         return descriptor.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
+    }
+
+    /// Sleeps in `poll` on the terminal (not when headless) and `wake`, at most `timeout`
+    /// (nil: no limit); a signal (SIGWINCH, SIGTSTP's return) also ends it. True unless it
+    /// timed out. Empties `wake` before returning.
+    public func waitForInput(wake: WakeSignal?, timeout: Duration?) -> Bool {
+        var descriptors: [pollfd] = []
+        if !isHeadless { descriptors.append(pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)) }
+        if let wake { descriptors.append(pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)) }
+        let milliseconds: Int32 = timeout.map { timeout in
+            let nanoseconds = max(timeout.nanoseconds, 0)
+            return Int32(min((nanoseconds + 999_999) / 1_000_000, Int64(Int32.max)))
+        } ?? -1
+        let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
+        wake?.clear()
+        return ready != 0
     }
 
     /// Current size in cells.

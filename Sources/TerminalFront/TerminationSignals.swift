@@ -1,3 +1,4 @@
+import CoreKit
 import Dispatch
 import Synchronization
 #if canImport(Glibc)
@@ -22,7 +23,9 @@ public final class TerminationSignals {
     private let received = LastSignal()
     private let sources: [any DispatchSourceSignal]
 
-    public init() {
+    /// - Parameter wake: signalled with each signal, so that a frame loop asleep while
+    ///   nothing moves notices at once.
+    public init(wake: WakeSignal? = nil) {
         let queue = DispatchQueue(label: "destinations.signals")
         var made: [any DispatchSourceSignal] = []
         for number in Self.handled {
@@ -32,7 +35,10 @@ public final class TerminationSignals {
         }
         sources = made
         for (number, source) in zip(Self.handled, sources) {
-            source.setEventHandler { [received] in received.number.store(number, ordering: .relaxed) }
+            source.setEventHandler { [received] in
+                received.number.store(number, ordering: .relaxed)
+                wake?.signal()
+            }
             source.resume()
         }
     }

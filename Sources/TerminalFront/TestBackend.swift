@@ -1,4 +1,5 @@
 import CellCanvas
+import CoreKit
 
 /// A terminal in memory, for tests: keys are queued by the test, every presented canvas
 /// lands on ``screen``, and bytes are counted by a fixed model of what an ANSI terminal
@@ -49,6 +50,15 @@ public final class TestBackend: TerminalBackend {
 
     public func nextKey() -> Key? { keys.isEmpty ? nil : keys.removeFirst() }
 
+    /// Never sleeps (time is the caller's clock): true when keys are queued.
+    public func waitForInput(wake: WakeSignal?, timeout: Duration?) -> Bool {
+        waits += 1
+        return !keys.isEmpty
+    }
+
+    /// How often the app waited for input (a quiet loop waits instead of drawing).
+    public private(set) var waits = 0
+
     public func present(_ canvas: Canvas, scrolled: (rows: Range<Int>, by: Int)?) {
         var bytes = Self.synchronizedBytes
         var previous: Canvas? = isValid && screen.columns == canvas.columns && screen.rows == canvas.rows ? screen : nil
@@ -77,6 +87,7 @@ public final class TestBackend: TerminalBackend {
                 written += 1
             }
         }
+        if written == 0 && previous != nil && scrolled.map({ $0.by == 0 }) ?? true { bytes = 0 }  // nothing sent at all
         screen.assign(canvas)
         isValid = true
         framesPresented += 1

@@ -51,6 +51,14 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
     var fullPaintBytesPerRow = 0.0
     /// The first frame's record, taken out of the hitch statistics.
     var launchFrame: FrameRecord?
+    /// Ends a quiet wait: workers post through it, signals ring it.
+    let wake: WakeSignal
+    /// A key, a delivery, a resize or a wake-up since the last quiet check: draw again.
+    var somethingHappened = true
+    /// The tick of the last frame drawn (the HUD's quiet refresh counts from it).
+    var lastFrameTick: Duration?
+    /// `--scenario idle`: from when the first screen was complete, CPU time and bytes.
+    var idleMeasurement: IdleMeasurement?
     /// What configuring a cell costs, measured (sets the per-frame delivery limit).
     var configureCost = CostPredictor()
     /// The main thread's own preparer, for `--images sync` (the seeds' wrong way).
@@ -79,8 +87,9 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
     /// A grid on `terminal`, its frames timed by `clock`; the first frame is drawn by the
     /// first `scheduler.runFrame`.
     init(options: GridOptions, catalogue: Catalogue, postCount: Int, terminal: any TerminalBackend,
-         clock: any FrameClock, images: ImageLoading = .workers, showsHUD: Bool = true) {
+         clock: any FrameClock, images: ImageLoading = .workers, showsHUD: Bool = true, wake: WakeSignal = WakeSignal()) {
         self.options = options
+        self.wake = wake
         self.catalogue = catalogue
         self.postCount = postCount
         self.terminal = terminal
@@ -94,7 +103,7 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
         switch images {
         case .workers:
             store = AssetStore(source: network, cacheLimit: options.cacheBytes, workers: options.workers, priority: options.workerPriority,
-                               colorMode: colorMode, placeholders: placeholders)
+                               wake: wake, colorMode: colorMode, placeholders: placeholders)
         case .scripted(let prepare):
             let cache = PreparedImageCache(limit: options.cacheBytes)
             let loader = ScriptedAssetLoader(now: { [clock] in clock.now }, latency: network.delay(forRequest:), prepare: prepare)
@@ -142,7 +151,8 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
     /// COLUMNS×LINES (160×48 when unset), with its worker threads and the real clock.
     static func runInTerminal(options: GridOptions, catalogue: Catalogue, postCount: Int, headless: Bool) throws
         -> (stop: TerminalLoop.Stop, report: GridReport, app: GridApp) {
-        let signals = TerminationSignals()
+        let wake = WakeSignal()
+        let signals = TerminationSignals(wake: wake)
         let terminal: NcursesBackend
         do {
             if headless {
@@ -153,7 +163,7 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
             }
         } catch { throw AppError(description: error.description, status: 2) }
         let app = GridApp(options: options, catalogue: catalogue, postCount: postCount, terminal: terminal,
-                          clock: MonotonicClock(strategy: .recommended), showsHUD: !headless)
+                          clock: MonotonicClock(strategy: .recommended), showsHUD: options.hud ?? !headless, wake: wake)
         let stress = StressLoad(threads: options.stress)
         defer { stress.stop() }
         let outcome = app.run(signals: signals)
@@ -286,7 +296,10 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
             launchFrame = first
             scheduler.resetMeter()
         }
-        store.deliverCompletions(limit: deliveryLimit(for: frame))
+        // Whether the next frame is needed is decided by what happens from here on (a
+        // delivery, a key, a scripted key; see GridApp+Quiet).
+        somethingHappened = false
+        if store.deliverCompletions(limit: deliveryLimit(for: frame)) > 0 { somethingHappened = true }
     }
 
     /// How many image completions this frame can take: each reconfigures a cell inside
@@ -307,13 +320,19 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
     var catchUpWorkInLastCommit: Duration { view.catchUpTimeInLastCommit }
 
     func commit(_ frame: FrameInfo) {
-        while let key = terminal.nextKey() { handle(key, at: frame.presentationTime) }
+        lastFrameTick = frame.tick
+        while let key = terminal.nextKey() {
+            handle(key, at: frame.presentationTime)
+            somethingHappened = true
+        }
         if var driver = scenario {
             let keys = driver.keys(at: frame.presentationTime - startedAt, atTop: view.physics.offset <= 0,
                                    atBottom: view.physics.offset >= view.physics.maximumOffset)
             scenario = driver
             for key in keys { handle(key, at: frame.presentationTime) }
+            if !keys.isEmpty { somethingHappened = true }
         }
+        noteIdleScenario()
         let (rows, columns) = terminal.size
         // Drawn in a local that owns the kept storage (swapped out and back), so nothing
         // else refers to it while it is mutated: no copy on write, no allocation.

@@ -50,7 +50,7 @@ struct GridCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Cost limit of the prepared-image cache in MiB, 1 to 4096.", valueName: "mib"))
     var cacheMb = 64
 
-    @Option(help: "Replay seeded input (fling, steady, pages, reverse, search); headless without a terminal.")
+    @Option(help: "Replay seeded input (fling, steady, pages, reverse, search, idle); headless without a terminal.")
     var scenario: ScenarioKind?
 
     @Option(help: ArgumentHelp("Stop after this many seconds (default 5 for a scenario).", valueName: "seconds"))
@@ -61,6 +61,9 @@ struct GridCommand: ParsableCommand {
 
     @Option(help: "Summary printed at the end: text or json.")
     var report: ReportFormat = .text
+
+    @Option(help: "The HUD under the grid: on or off (default: on in a terminal, off headless).")
+    var hud: PrefetchMode?
 
     @Option(help: ArgumentHelp("Start this many busy threads at normal priority for the run (0 to 64): a loaded machine, reproducibly.", valueName: "n"))
     var stress = 0
@@ -99,7 +102,7 @@ struct GridCommand: ParsableCommand {
             posts: posts, photos: photos, latency: .milliseconds(latency), cacheBytes: cacheMb << 20, scenario: scenario,
             duration: duration.map { .milliseconds($0 * 1000) } ?? (scenario != nil ? .seconds(5) : nil),
             seed: seed, traceLifecycle: traceLifecycle != nil, stress: stress,
-            workers: workers ?? AssetLoader.defaultWorkers, workerPriority: workerPriority)
+            workers: workers ?? AssetLoader.defaultWorkers, workerPriority: workerPriority, hud: hud.map { $0 == .on })
         let loaded = try options.loadCatalogue()
         let outcome = try GridApp.runInTerminal(options: options, catalogue: loaded.catalogue, postCount: loaded.posts, headless: headless)
         try TerminalLoop.checkTerminal(outcome.stop)
@@ -142,6 +145,8 @@ struct GridOptions: Sendable {
     var stress = 0
     var workers = AssetLoader.defaultWorkers
     var workerPriority = WorkerPriority.recommended
+    /// Nil: on in a terminal, off headless.
+    var hud: Bool?
 
     /// The catalogue to show and how many posts; a photo folder's skipped files are kept
     /// in the catalogue for the header and the report.

@@ -84,7 +84,7 @@ enum Launch {
 }
 
 /// The report of one grid run, as text for people and JSON for scripts and the bench.
-struct GridReport: Sendable {
+struct GridReport {
     var refreshRateHz: Double
     var prefetch: Bool
     var images: String
@@ -122,6 +122,10 @@ struct GridReport: Sendable {
     var thumbnailsPrepared: Int
     /// The main thread's minor page faults per frame after the launch frame.
     var minorFaultsPerFrame: Double
+    /// `--scenario idle`: seconds measured, CPU in % of a core, bytes written.
+    var idle: (seconds: Double, cpuPercent: Double, bytes: Int)?
+    /// Waits instead of frames while nothing changed.
+    var quietWaits: Int
 
     /// Scrolling frames' bytes over what their newly exposed rows cost in a full paint.
     var scrollBytesRatio: Double {
@@ -170,6 +174,10 @@ struct GridReport: Sendable {
             ("peak_rss_mb", number(peakRssMb, 1)),
             ("thumbnails_prepared", "\(thumbnailsPrepared)"),
             ("minor_faults_per_frame", number(minorFaultsPerFrame, 3)),
+            ("quiet_waits", "\(quietWaits)"),
+            ("idle_seconds", idle.map { number($0.seconds) } ?? "null"),
+            ("idle_cpu_pct", idle.map { number($0.cpuPercent) } ?? "null"),
+            ("idle_bytes", idle.map { "\($0.bytes)" } ?? "null"),
         ]
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
@@ -182,7 +190,7 @@ struct GridReport: Sendable {
         commit p50 \(fixed(hitch.commitP50.milliseconds, 3)) ms, p95 \(fixed(hitch.commitP95.milliseconds, 3)) ms, p99 \(fixed(hitch.commitP99.milliseconds, 3)) ms, max \(fixed(hitch.commitMax.milliseconds, 3)) ms
         cells prepared in commit \(cellsPreparedInCommit), in idle time \(cellsPreparedIdle); prefetch batches \(prefetchBatches), cancels \(prefetchCancels); placeholders \(fixed(placeholderCellFramesPct, 1)) % of cell-frames
         output \(bytesWritten) bytes, \(fixed(bytesPerFrame, 0)) per frame; scrolling \(fixed(bytesPerScrollFrame, 0)) per frame for \(fixed(exposedRowsPerScrollFrame, 2)) new rows = \(fixed(scrollBytesRatio, 2))× their full-paint cost
-        cache \(cacheHits) hits, \(cacheMisses) misses, \(cacheEvictions) evictions, \(cacheBytes >> 10) KiB; first frame \(fixed(firstFrameMs, 1)) ms after launch (its commit \(fixed(launchCommitMs, 1)) ms, not counted above); memory \(fixed(rssFirstFrameMb, 1)) MB at the first frame, \(fixed(rssEndMb, 1)) MB at the end, peak \(fixed(peakRssMb, 1)) MB
+        \(idle.map { "idle for \(fixed($0.seconds, 1)) s after the first complete screen: \(fixed($0.cpuPercent, 2)) % of a core, \($0.bytes) bytes\n" } ?? "")cache \(cacheHits) hits, \(cacheMisses) misses, \(cacheEvictions) evictions, \(cacheBytes >> 10) KiB; first frame \(fixed(firstFrameMs, 1)) ms after launch (its commit \(fixed(launchCommitMs, 1)) ms, not counted above); memory \(fixed(rssFirstFrameMb, 1)) MB at the first frame, \(fixed(rssEndMb, 1)) MB at the end, peak \(fixed(peakRssMb, 1)) MB
         """
     }
 }
@@ -209,6 +217,7 @@ extension GridApp {
             firstFrameMs: stats.firstFrameMs ?? 0, launchCommitMs: launchFrame?.commitDuration.milliseconds ?? 0,
             rssFirstFrameMb: Double(stats.residentAtFirstFrame) / megabyte, rssHalfwayMb: stats.residentHalfway.map { Double($0) / megabyte }, rssEndMb: Double(Memory.residentBytes()) / megabyte,
             peakRssMb: Double(Memory.peakResidentBytes()) / megabyte, thumbnailsPrepared: store.counters.prepared,
-            minorFaultsPerFrame: stats.faultsAfterLaunch.map { stats.framesAfterLaunch > 0 ? Double(Memory.minorFaultsOfThisThread() - $0) / Double(stats.framesAfterLaunch) : 0 } ?? 0)
+            minorFaultsPerFrame: stats.faultsAfterLaunch.map { stats.framesAfterLaunch > 0 ? Double(Memory.minorFaultsOfThisThread() - $0) / Double(stats.framesAfterLaunch) : 0 } ?? 0,
+            idle: idleMeasurement.map { $0.result(at: clock.now, bytesWritten: terminal.bytesWritten) }, quietWaits: scheduler.quietWaits)
     }
 }

@@ -14,6 +14,9 @@ enum ScenarioKind: String, ExpressibleByArgument, CaseIterable, Sendable {
     case reverse
     /// Types a filter a letter at a time (a snapshot per key), keeps it, scrolls, clears it.
     case search
+    /// No input at all: once the first screen is complete (every visible thumbnail in),
+    /// the report measures what doing nothing costs (`idle_cpu_pct`, `idle_bytes`).
+    case idle
 }
 
 /// Produces a scenario's keys as its time comes. Where it is going depends only on the
@@ -34,9 +37,12 @@ struct ScenarioDriver {
         self.words = words.isEmpty ? ["a"] : words
     }
 
+    /// When the next key is due, from the start of the run (nil: never).
+    var nextKeyTime: Duration? { kind == .idle ? nil : nextAt }
+
     /// The keys due by `elapsed` since the run started.
     mutating func keys(at elapsed: Duration, atTop: Bool, atBottom: Bool) -> [Key] {
-        guard elapsed >= nextAt else { return [] }
+        guard kind != .idle, elapsed >= nextAt else { return [] }
         if goingDown && atBottom { goingDown = false }
         if !goingDown && atTop { goingDown = true }
         switch kind {
@@ -55,6 +61,8 @@ struct ScenarioDriver {
             return [.character(down ? "J" : "K")]
         case .search:
             return searchStep()
+        case .idle:
+            return []
         }
     }
 

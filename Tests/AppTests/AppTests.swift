@@ -337,7 +337,7 @@ import Testing
     @Test(arguments: [
         (["--posts", "0"], "--posts must be between 1 and 1000000"),
         (["--cache-mb", "0"], "--cache-mb must be between 1 and 4096"),
-        (["--scenario", "spin"], "'fling', 'steady', 'pages', 'reverse' or 'search'"),
+        (["--scenario", "spin"], "The value 'spin' is invalid for '--scenario"),
         (["--duration=-1"], "--duration must be more than 0"),
         (["--images", "fast"], "'async' and 'sync'"),
         (["--seed", "x"], "--seed"),
@@ -366,5 +366,5 @@ import Testing
 }
 
 enum ScenarioKindName {
-    static let all = ["fling", "steady", "pages", "reverse", "search"]
+    static let all = ["fling", "steady", "pages", "reverse", "search", "idle"]
 }

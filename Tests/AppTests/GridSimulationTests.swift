@@ -57,6 +57,44 @@ import Testing
         }
     }
 
+    /// Nothing moves, nothing arrives: the loop waits instead of drawing. With the HUD
+    /// off not a byte is written; with it on, its figures refresh at most 4 times a second.
+    @Test func anIdleGridDrawsNothingAndTheHUDRefreshesAtFourHertz() throws {
+        for hud in [false, true] {
+            var options = GridSimulation.options(.idle, seconds: 20, posts: 1000)
+            options.hud = hud
+            let simulation = try GridSimulation(options, showsHUD: hud)
+            let report = simulation.app.runToEnd()
+            let idle = try #require(report.idle, "the first screen completed")
+            #expect(idle.seconds > 15)
+            if hud {
+                #expect(report.hitch.frames < 60 + Int(idle.seconds * 4) + 8, "frames: \(report.hitch.frames)")
+            } else {
+                #expect(idle.bytes == 0, "bytes while idle: \(idle.bytes)")
+                #expect(report.hitch.frames < 60, "frames: \(report.hitch.frames)")
+            }
+            #expect(report.hitch.hitches == 0 && report.hitch.hitchRatio == 0)
+            #expect(simulation.app.scheduler.quietWaits > 0)
+        }
+    }
+
+    /// A key that arrives while the loop sleeps is on screen at the next tick.
+    @Test func aKeyWakesAQuietGridWithinOneFrame() throws {
+        let simulation = try GridSimulation(GridSimulation.options(nil, seconds: 3600, posts: 1000))
+        simulation.settle()
+        let waitsBefore = simulation.app.scheduler.quietWaits
+        let before = simulation.app.scheduler.nextTick
+        simulation.app.scheduler.waitWhileQuiet(simulation.app)  // asleep: nothing to do
+        #expect(simulation.app.scheduler.quietWaits == waitsBefore + 1)
+        simulation.backend.type(.character("l"))  // the selection moves right
+        simulation.app.scheduler.waitWhileQuiet(simulation.app)
+        #expect(!simulation.app.isQuiet, "woken by the key")
+        let record = simulation.app.scheduler.runFrame(simulation.app)
+        #expect(simulation.backend.cellsWrittenInLastFrame > 0, "the first frame after the key shows it")
+        #expect(simulation.app.selected == 2)
+        #expect(record.tick >= before)
+    }
+
     @Test func thumbnailsReplaceTheirPlaceholdersWhenNothingMoves() throws {
         let simulation = try GridSimulation(GridSimulation.options(nil, seconds: 10))
         simulation.frames(1)

@@ -1,0 +1,37 @@
+import CoreKit
+import RenderLoop
+
+/// Demand-driven frames (the scheduler's step 7): when nothing would change, the grid does
+/// not draw, diff or write; it sleeps until a key, a worker's result, a signal or its next
+/// timer (the HUD's refresh at 4 Hz, a scripted key, the end of the run).
+extension GridApp {
+    /// How often the HUD's figures refresh while nothing else moves.
+    static let quietHUDInterval = Duration.milliseconds(250)
+
+    var isQuiet: Bool {
+        if somethingHappened { return false }
+        if view.physics.isMoving || view.isAnimatingUpdate { return false }
+        if store.hasWorkForMainThread { return false }
+        if scheduler.isIdleWorkEnabled && view.hasIdleWork { return false }
+        if let due = nextScheduledWork, clock.now >= due { return false }
+        return true
+    }
+
+    var nextScheduledWork: Duration? {
+        var due: [Duration] = []
+        if showsHUD, let last = lastFrameTick { due.append(last + Self.quietHUDInterval) }
+        if let driver = scenario, let next = driver.nextKeyTime { due.append(startedAt + next) }
+        if let end = options.duration { due.append(startedAt + end) }
+        if let next = store.nextDueTime { due.append(next) }
+        return due.min()
+    }
+
+    func waitForWork(until deadline: Duration?) {
+        let woken = terminal.waitForInput(wake: wake, timeout: deadline.map { $0 - clock.now })
+        if woken {
+            somethingHappened = true  // draw the next tick: a key, a result or a signal is waiting
+        } else if let deadline {
+            clock.sleep(until: deadline)  // a virtual clock jumps; a real one has (almost) arrived
+        }
+    }
+}
