@@ -14,13 +14,19 @@ public enum HitchBand: String, Sendable, Hashable, CaseIterable {
     }
 }
 
-/// Keeps every frame's record and answers with the aggregates a hitch report needs.
+/// Keeps the frames' records and answers with the aggregates a hitch report needs, in
+/// memory and per-frame time that do not grow with the length of the run.
 ///
-/// Detailed records are kept up to ``retainedRecordLimit`` (for traces and the HUD);
-/// aggregates and commit durations cover every frame, so the report stays exact however
-/// long the run. Memory: about 8 bytes a frame beyond the retained records.
+/// - The first ``retainedRecordLimit`` records are kept whole (for traces).
+/// - The last ``recentLimit`` records are kept in a ring (the HUD's sparkline, the last
+///   second's percentiles), so a long session never freezes its live figures.
+/// - Counters cover every frame; commit percentiles are exact while the run has at most
+///   ``exactCommitLimit`` frames and come from a bounded histogram (within 0.2 %) after.
 public struct HitchMeter: Sendable {
-    public static let defaultRetainedRecordLimit = 200_000
+    /// About five minutes at 120 Hz.
+    public static let defaultRetainedRecordLimit = 36_000
+    public static let recentLimit = 1024
+    public static let exactCommitLimit = 100_000
 
     public private(set) var records: [FrameRecord] = []
     public let retainedRecordLimit: Int
@@ -34,14 +40,24 @@ public struct HitchMeter: Sendable {
     public private(set) var lastPresented: Duration?
     /// Time the loop spent quiet (no frame needed): not part of the span the ratio divides by.
     public private(set) var quietTime: Duration = .zero
-    private var commitNanoseconds: [Int64] = []
+    private var recent: [FrameRecord] = []
+    private var recentStart = 0
+    private var exactCommits: [Int64] = []
+    private var histogram = CommitHistogram()
 
     public init(retainedRecordLimit: Int = HitchMeter.defaultRetainedRecordLimit) {
         self.retainedRecordLimit = retainedRecordLimit
     }
 
+    /// - Complexity: O(1) amortised, whatever the length of the run.
     public mutating func record(_ frame: FrameRecord) {
         if records.count < retainedRecordLimit { records.append(frame) }
+        if recent.count < Self.recentLimit {
+            recent.append(frame)
+        } else {
+            recent[recentStart] = frame
+            recentStart = (recentStart + 1) % Self.recentLimit
+        }
         frames += 1
         if frame.isHitch {
             hitches += 1
@@ -52,7 +68,25 @@ public struct HitchMeter: Sendable {
         idleWorkTime += frame.idleWorkTime
         if firstTick == nil { firstTick = frame.tick }
         lastPresented = frame.presentedAt
-        commitNanoseconds.append(frame.commitDuration.nanoseconds)
+        let commit = frame.commitDuration.nanoseconds
+        if exactCommits.count < Self.exactCommitLimit { exactCommits.append(commit) }
+        histogram.record(commit)
+    }
+
+    /// Calls `body` with the last `count` frames (at most ``recentLimit``), oldest first,
+    /// straight from the ring (no copy).
+    public func forEachRecent(_ count: Int, _ body: (FrameRecord) -> Void) {
+        let available = min(count, recent.count)
+        let newestEnd = recent.count < Self.recentLimit ? recent.count : recentStart + recent.count
+        for position in (newestEnd - available)..<newestEnd { body(recent[position % recent.count]) }
+    }
+
+    /// The last `count` frames (at most ``recentLimit``), oldest first.
+    public func recentRecords(_ count: Int) -> [FrameRecord] {
+        var result: [FrameRecord] = []
+        result.reserveCapacity(min(count, recent.count))
+        forEachRecent(count) { result.append($0) }
+        return result
     }
 
     /// Notes a quiet gap (no frames, nothing on screen changing) between two frames.
@@ -73,30 +107,41 @@ public struct HitchMeter: Sendable {
 
     public var band: HitchBand { HitchBand(ratioMillisecondsPerSecond: hitchRatio) }
 
-    /// The `p` quantile (nearest rank) of the last `count` commits, for live displays.
+    /// The `p` quantile (nearest rank) of the last `count` commits (at most
+    /// ``recentLimit``), for live displays.
     /// - Complexity: O(count log count), independent of the run's length.
     public func recentCommitPercentile(_ p: Double, last count: Int) -> Duration {
-        let recent = commitNanoseconds.suffix(count).sorted()
-        guard !recent.isEmpty else { return .zero }
-        let rank = Int((p * Double(recent.count)).rounded(.up))
-        return .nanoseconds(recent[min(max(rank, 1), recent.count) - 1])
+        var window: [Int64] = []
+        window.reserveCapacity(min(count, recent.count))
+        forEachRecent(count) { window.append($0.commitDuration.nanoseconds) }
+        window.sort()
+        guard !window.isEmpty else { return .zero }
+        let rank = Int((p * Double(window.count)).rounded(.up))
+        return .nanoseconds(window[min(max(rank, 1), window.count) - 1])
     }
 
     /// The summary of everything recorded so far.
-    /// - Complexity: O(n log n) in the number of frames (a sort for the percentiles).
+    /// - Complexity: O(n log n) while n ≤ ``exactCommitLimit`` (a sort), then O(buckets).
     public func report() -> HitchReport {
-        let sorted = commitNanoseconds.sorted()
-        func percentile(_ p: Double) -> Duration {
-            guard !sorted.isEmpty else { return .zero }
-            let rank = Int((p * Double(sorted.count)).rounded(.up))
-            return .nanoseconds(sorted[min(max(rank, 1), sorted.count) - 1])
+        let percentile: (Double) -> Duration
+        let maximum: Duration
+        if frames <= Self.exactCommitLimit {
+            let sorted = exactCommits.sorted()
+            percentile = { p in
+                guard !sorted.isEmpty else { return .zero }
+                let rank = Int((p * Double(sorted.count)).rounded(.up))
+                return .nanoseconds(sorted[min(max(rank, 1), sorted.count) - 1])
+            }
+            maximum = .nanoseconds(sorted.last ?? 0)
+        } else {
+            percentile = { [histogram] p in .nanoseconds(histogram.percentile(p)) }
+            maximum = .nanoseconds(histogram.maximum)
         }
-        let span = activeSpan
         return HitchReport(
-            frames: frames, hitches: hitches, totalHitchTime: totalHitchTime, duration: span,
+            frames: frames, hitches: hitches, totalHitchTime: totalHitchTime, duration: activeSpan,
             skippedTicks: skippedTicks, idleJobs: idleJobs, idleWorkTime: idleWorkTime,
             commitP50: percentile(0.50), commitP95: percentile(0.95),
-            commitP99: percentile(0.99), commitMax: .nanoseconds(sorted.last ?? 0)
+            commitP99: percentile(0.99), commitMax: maximum
         )
     }
 }

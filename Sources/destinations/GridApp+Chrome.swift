@@ -40,7 +40,7 @@ extension GridApp {
         let recentP99 = meter.recentCommitPercentile(0.99, last: Int(frame.refreshRate.hertz.rounded()))
         canvas.draw("  commit p99 (last second) \(fixed(recentP99.milliseconds, 2)) ms of \(fixed(period.milliseconds, 2)) ms  \(terminal.bytesInLastFrame) bytes/frame",
                     at: Point(x: x, y: box.y + 1), width: box.maxX - 2 - x, style: panel)
-        CommitSparkline.draw(scheduler.meter.records.suffix(width), period: period, at: Point(x: box.x + 2, y: box.y + 2),
+        CommitSparkline.draw(scheduler.meter, width: width, period: period, at: Point(x: box.x + 2, y: box.y + 2),
                              background: .palette(235), into: &canvas)
         let cache = store.cache.counters, loads = store.counters
         canvas.draw("cells prepared: in commit \(view.cellsPreparedInCommit)  in idle time \(view.cellsPreparedIdle)  live \(view.liveCellCount)   prefetch batches \(view.prefetchBatches)  cancels \(view.cancelBatches)",

@@ -81,8 +81,11 @@ final class LiveSchedulerView: FrameDelegate {
             canvas.draw("Terminal too small (\(columns)×\(rows)); need 60×12.", at: Point(x: 0, y: 0), style: CellStyle(foreground: .yellow, bold: true))
             return canvas
         }
-        let report = scheduler.meter.report()
-        let bandColor: Color = switch report.band { case .good: .green; case .warning: .yellow; case .critical: .red }
+        // Live counters and the last second's percentiles: a full report sorts every commit
+        // of the run, which a long session cannot afford every frame.
+        let meter = scheduler.meter
+        let second = Int(frame.refreshRate.hertz.rounded())
+        let bandColor: Color = switch meter.band { case .good: .green; case .warning: .yellow; case .critical: .red }
         let dim = CellStyle(dim: true)
 
         var title = Row(y: 0)
@@ -94,14 +97,15 @@ final class LiveSchedulerView: FrameDelegate {
         title.write("   cell cost \(fixed(demo.workload.cellCost.milliseconds, 1)) ms (\(fixed(demo.workload.cellCost / period, 2)) frames)", into: &canvas)
 
         var hitches = Row(y: 2)
-        hitches.write(" frames \(report.frames)   hitches \(report.hitches)   hitch time \(fixed(report.totalHitchTime.milliseconds, 1)) ms   ratio ", into: &canvas)
-        hitches.write("\(fixed(report.hitchRatio, 2)) ms/s \(report.band.rawValue)", CellStyle(foreground: bandColor, bold: true), into: &canvas)
+        hitches.write(" frames \(meter.frames)   hitches \(meter.hitches)   hitch time \(fixed(meter.totalHitchTime.milliseconds, 1)) ms   ratio ", into: &canvas)
+        hitches.write("\(fixed(meter.hitchRatio, 2)) ms/s \(meter.band.rawValue)", CellStyle(foreground: bandColor, bold: true), into: &canvas)
 
-        canvas.draw(" commit  p50 \(fixed(report.commitP50.milliseconds, 2))  p95 \(fixed(report.commitP95.milliseconds, 2))  p99 \(fixed(report.commitP99.milliseconds, 2))  max \(fixed(report.commitMax.milliseconds, 2)) ms   deadline \(fixed(period.milliseconds, 2)) ms", at: Point(x: 0, y: 3))
-        canvas.draw(" cells   prepared in commit \(demo.workload.preparedInCommit)   in idle time \(demo.workload.preparedIdle)   idle jobs \(report.idleJobs)   skipped ticks \(report.skippedTicks)", at: Point(x: 0, y: 4))
+        func last(_ p: Double) -> String { fixed(meter.recentCommitPercentile(p, last: second).milliseconds, 2) }
+        canvas.draw(" commit (last second)  p50 \(last(0.5))  p95 \(last(0.95))  p99 \(last(0.99))  max \(last(1)) ms   deadline \(fixed(period.milliseconds, 2)) ms", at: Point(x: 0, y: 3))
+        canvas.draw(" cells   prepared in commit \(demo.workload.preparedInCommit)   in idle time \(demo.workload.preparedIdle)   idle jobs \(meter.idleJobs)   skipped ticks \(meter.skippedTicks)", at: Point(x: 0, y: 4))
         canvas.draw(" commit time per frame, newest right (full height = 2 deadlines; red = hitch)", at: Point(x: 0, y: 6), style: dim)
 
-        CommitSparkline.draw(scheduler.meter.records.suffix(columns - 2), period: period, at: Point(x: 1, y: 7), into: &canvas)
+        CommitSparkline.draw(scheduler.meter, width: columns - 2, period: period, at: Point(x: 1, y: 7), into: &canvas)
 
         canvas.draw(" A steady scroll brings a new cell every 3 frames. Prefetch prepares it in idle time;", at: Point(x: 0, y: 9), style: dim)
         canvas.draw(" without it the cell is prepared inside the commit and, past the deadline, hitches.", at: Point(x: 0, y: 10), style: dim)

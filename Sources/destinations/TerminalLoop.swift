@@ -42,15 +42,17 @@ enum TerminalLoop {
 /// Commit times of the latest frames as bars, full height at two deadlines: green under
 /// half a deadline, yellow above, red for a hitch.
 enum CommitSparkline {
-    static let levels = Array("▁▂▃▄▅▆▇█")
+    static let levels = "▁▂▃▄▅▆▇█".map { String($0) }
 
-    static func draw(_ records: ArraySlice<FrameRecord>, period: Duration, at origin: Point,
+    static func draw(_ meter: HitchMeter, width: Int, period: Duration, at origin: Point,
                      background: Color = .default, into canvas: inout Canvas) {
-        for (offset, record) in records.enumerated() {
+        var offset = 0
+        meter.forEachRecent(width) { record in
+            defer { offset += 1 }
             let fraction = min(record.commitDuration / (period * 2), 1)
             let color: Color = record.isHitch ? .red : (record.commitDuration > period / 2 ? .yellow : .green)
-            canvas.draw(String(levels[min(Int(fraction * Double(levels.count)), levels.count - 1)]),
-                        at: Point(x: origin.x + offset, y: origin.y), style: CellStyle(foreground: color, background: background))
+            let level = levels[min(Int(fraction * Double(levels.count)), levels.count - 1)]
+            canvas.draw(level, at: Point(x: origin.x + offset, y: origin.y), style: CellStyle(foreground: color, background: background))
         }
     }
 }
