@@ -52,7 +52,11 @@ public final class AssetStore {
     /// Completions taken from the loader and not yet delivered (over a frame's limit, or
     /// answered from the cache at once and due at the next delivery).
     private var backlog: [AssetCompletion] = []
-    /// Requests the loader could not take at once (its queue was busy), oldest first.
+    /// Requests cancelled while they waited to be handed over (never reached the loader).
+    private var skippedBeforeHandOver = 0
+    /// Requests the loader could not take at once (its queue was busy), oldest first;
+    /// handed over at the next ``deliverCompletions(limit:)`` (the frame loop calls it
+    /// every frame, and does not go quiet while any wait).
     private var unsubmitted: [(key: PreparedImageKey, request: Int, priority: Int, cancellation: Cancellable)] = []
 
     public convenience init(source: any AssetSource = SimulatedNetworkSource(), cacheLimit: Int = 64 << 20,
@@ -105,6 +109,7 @@ public final class AssetStore {
         var handed = 0
         for waiting in unsubmitted {
             if waiting.cancellation.isCancelled {
+                skippedBeforeHandOver += 1
                 handed += 1
                 continue
             }
@@ -169,7 +174,11 @@ public final class AssetStore {
     /// Requests still waiting to be handed to the loader.
     public var unsubmittedCount: Int { unsubmitted.count }
 
-    public var counters: AssetLoadCounters { loader.counters }
+    public var counters: AssetLoadCounters {
+        var counters = loader.counters
+        counters.skipped += skippedBeforeHandOver
+        return counters
+    }
 }
 
 /// What a loader did so far.

@@ -18,6 +18,15 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
     return condition()
 }
 
+/// `eventually`, pumping `store` as the frame loop does every frame: requests its queue
+/// could not take at once are handed over, arrived results are taken in (none delivered).
+func eventually(_ store: AssetStore, _ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
+    eventually(seconds) {
+        store.deliverCompletions(limit: 0)
+        return condition()
+    }
+}
+
 @Suite(.serialized) struct AssetStoreTests {
     func key(_ name: String = "quadrants.jpg", window: CropWindow = .whole) -> PreparedImageKey {
         PreparedImageKey(asset: AssetID(path: fixture(name), window: window), columns: 12, rows: 4)
@@ -48,7 +57,7 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
         let store = AssetStore(source: source, workers: 1, transfers: 4, colorMode: .truecolor)
         let names = ["quadrants.jpg", "quadrants.png", "quadrants-progressive.jpg", "orientation-6.jpg"]
         for name in names { _ = store.download(key(name)) { _ in } }
-        #expect(eventually { store.counters.prepared + store.counters.failed == 4 })
+        #expect(eventually(store) { store.counters.prepared + store.counters.failed == 4 })
         #expect(source.inFlight.withLock { $0.most } == 4)
     }
 
@@ -57,7 +66,7 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
         var results: [Result<CellImage, ImageError>] = []
         _ = store.download(key()) { results.append($0) }
         #expect(results.isEmpty, "never called synchronously")
-        #expect(eventually { store.undeliveredCount == 1 })
+        #expect(eventually(store) { store.undeliveredCount == 1 })
         #expect(results.isEmpty, "not called from the worker")
         #expect(store.deliverCompletions() == 1)
         let image = try #require(try results.first?.get())
@@ -69,10 +78,10 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
         let store = store()
         var delivered = 0
         _ = store.download(key()) { _ in delivered += 1 }
-        #expect(eventually { store.undeliveredCount == 1 })
+        #expect(eventually(store) { store.undeliveredCount == 1 })
         store.deliverCompletions()
         _ = store.download(key()) { _ in delivered += 1 }
-        #expect(eventually { store.undeliveredCount == 1 })
+        #expect(eventually(store) { store.undeliveredCount == 1 })
         store.deliverCompletions()
         #expect(delivered == 2)
         #expect(store.counters.prepared == 1)
@@ -100,9 +109,9 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
         _ = store.download(key(), priority: 0) { _ in called.append("first") }
         let second = store.download(key("quadrants.png"), priority: 1) { _ in called.append("second") }
         second.cancel()
-        #expect(eventually { store.counters.prepared + store.counters.skipped == 2 })
+        #expect(eventually(store) { store.counters.prepared + store.counters.skipped == 2 })
         #expect(store.counters.skipped == 1 && store.counters.prepared == 1)
-        #expect(eventually { store.undeliveredCount == 1 })
+        #expect(eventually(store) { store.undeliveredCount == 1 })
         store.deliverCompletions()
         #expect(called == ["first"])
     }
@@ -126,7 +135,7 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
         // Waits for the transfer to begin (an event, not a duration), then cancels it.
         #expect(source.started.wait(timeout: .now() + 20) == .success)
         request.cancel()
-        #expect(eventually { store.counters.abandoned == 1 }, "the 30 s transfer stopped at once")
+        #expect(eventually(store) { store.counters.abandoned == 1 }, "the 30 s transfer stopped at once")
         #expect(store.deliverCompletions() == 0 && !called)
         #expect(store.counters.prepared == 0)
     }
@@ -135,7 +144,7 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
         let store = store()
         var called = false
         let request = store.download(key()) { _ in called = true }
-        #expect(eventually { store.undeliveredCount == 1 })
+        #expect(eventually(store) { store.undeliveredCount == 1 })
         request.cancel()
         #expect(store.deliverCompletions() == 0)
         #expect(!called)
@@ -146,7 +155,7 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
         let store = store()
         var outcome: Result<CellImage, ImageError>?
         _ = store.download(key("corrupt.jpg")) { outcome = $0 }
-        #expect(eventually { store.undeliveredCount == 1 })
+        #expect(eventually(store) { store.undeliveredCount == 1 })
         store.deliverCompletions()
         guard case .failure(.corrupt)? = outcome else {
             Issue.record("expected a corrupt-image failure, got \(String(describing: outcome))")
@@ -209,5 +218,6 @@ final class BusyLoader: AssetLoading {
         store.deliverCompletions()
         #expect(loader.accepted == [1, 2, 3], "handed over in order; the cancelled one never")
         #expect(store.unsubmittedCount == 0)
+        #expect(store.counters.skipped == 1, "a request cancelled while it waited counts as skipped")
     }
 }
