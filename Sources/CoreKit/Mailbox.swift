@@ -27,23 +27,21 @@ public final class Mailbox<Message: Sendable>: Sendable {
     /// Takes every message posted so far, oldest first.
     /// - Complexity: O(1) under the lock (the array is swapped out, not copied).
     public func drain() -> [Message] {
-        pending.withLock { box in
-            guard !box.isEmpty else { return [] }
-            var taken: [Message] = []
-            swap(&taken, &box)
-            return taken
-        }
+        pending.withLock(Self.takeAll)
     }
 
     /// ``drain()`` if no poster holds the box right now, else nothing (nil): the frame
     /// loop's way in, so that a poster preempted mid-post never stalls a frame.
     public func drainIfAvailable() -> [Message]? {
-        pending.withLockIfAvailable { box in
-            guard !box.isEmpty else { return [] }
-            var taken: [Message] = []
-            swap(&taken, &box)
-            return taken
-        }
+        pending.withLockIfAvailable(Self.takeAll)
+    }
+
+    /// Swaps the messages out (no copy under the lock).
+    private static func takeAll(_ box: inout [Message]) -> [Message] {
+        guard !box.isEmpty else { return [] }
+        var taken: [Message] = []
+        swap(&taken, &box)
+        return taken
     }
 
     public var count: Int { pending.withLock { $0.count } }

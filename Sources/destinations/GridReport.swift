@@ -92,6 +92,8 @@ struct GridReport {
     var scenario: String?
     var posts: Int
     var skippedFiles: Int
+    /// Each skipped file of a photo folder and why (a named pipe, a broken link, not a photo…).
+    var skipped: [(name: String, reason: String)]
     var stress: Int
     var workers: Int
     var workerPriority: String
@@ -135,7 +137,7 @@ struct GridReport {
 
     func json() -> String {
         func number(_ value: Double, _ decimals: Int = 3) -> String { fixed(value, decimals) }
-        func text(_ value: String) -> String { "\"\(value)\"" }
+        func text(_ value: String) -> String { Self.jsonString(value) }
         let fields: [(String, String)] = [
             ("refresh_rate_hz", number(refreshRateHz)),
             ("prefetch", text(prefetch ? "on" : "off")),
@@ -144,6 +146,7 @@ struct GridReport {
             ("scenario", scenario.map(text) ?? "null"),
             ("posts", "\(posts)"),
             ("skipped_files", "\(skippedFiles)"),
+            ("skipped", "[" + skipped.map { "{\"name\":\(text($0.name)),\"reason\":\(text($0.reason))}" }.joined(separator: ",") + "]"),
             ("stress", "\(stress)"),
             ("workers", "\(workers)"),
             ("worker_priority", text(workerPriority)),
@@ -182,6 +185,26 @@ struct GridReport {
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
 
+    /// A JSON string literal: quotes, backslashes and control characters escaped (file
+    /// names come from the user's folder and may hold any of them).
+    static func jsonString(_ value: String) -> String {
+        var out = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
     func text() -> String {
         let rate = fixed(refreshRateHz, refreshRateHz == refreshRateHz.rounded() ? 0 : 2)
         return """
@@ -190,7 +213,7 @@ struct GridReport {
         commit p50 \(fixed(hitch.commitP50.milliseconds, 3)) ms, p95 \(fixed(hitch.commitP95.milliseconds, 3)) ms, p99 \(fixed(hitch.commitP99.milliseconds, 3)) ms, max \(fixed(hitch.commitMax.milliseconds, 3)) ms
         cells prepared in commit \(cellsPreparedInCommit), in idle time \(cellsPreparedIdle); prefetch batches \(prefetchBatches), cancels \(prefetchCancels); placeholders \(fixed(placeholderCellFramesPct, 1)) % of cell-frames
         output \(bytesWritten) bytes, \(fixed(bytesPerFrame, 0)) per frame; scrolling \(fixed(bytesPerScrollFrame, 0)) per frame for \(fixed(exposedRowsPerScrollFrame, 2)) new rows = \(fixed(scrollBytesRatio, 2))× their full-paint cost
-        \(idle.map { "idle for \(fixed($0.seconds, 1)) s after the first complete screen: \(fixed($0.cpuPercent, 2)) % of a core, \($0.bytes) bytes\n" } ?? "")cache \(cacheHits) hits, \(cacheMisses) misses, \(cacheEvictions) evictions, \(cacheBytes >> 10) KiB; first frame \(fixed(firstFrameMs, 1)) ms after launch (its commit \(fixed(launchCommitMs, 1)) ms, not counted above); memory \(fixed(rssFirstFrameMb, 1)) MB at the first frame, \(fixed(rssEndMb, 1)) MB at the end, peak \(fixed(peakRssMb, 1)) MB
+        \(skipped.isEmpty ? "" : "skipped: " + skipped.map { "\($0.name) (\($0.reason))" }.joined(separator: ", ") + "\n")\(idle.map { "idle for \(fixed($0.seconds, 1)) s after the first complete screen: \(fixed($0.cpuPercent, 2)) % of a core, \($0.bytes) bytes\n" } ?? "")cache \(cacheHits) hits, \(cacheMisses) misses, \(cacheEvictions) evictions, \(cacheBytes >> 10) KiB; first frame \(fixed(firstFrameMs, 1)) ms after launch (its commit \(fixed(launchCommitMs, 1)) ms, not counted above); memory \(fixed(rssFirstFrameMb, 1)) MB at the first frame, \(fixed(rssEndMb, 1)) MB at the end, peak \(fixed(peakRssMb, 1)) MB
         """
     }
 }
@@ -203,7 +226,7 @@ extension GridApp {
         return GridReport(
             refreshRateHz: scheduler.refreshRate.hertz, prefetch: scheduler.isIdleWorkEnabled, images: imageMode.rawValue,
             cellCostMs: options.cellCost.milliseconds, scenario: options.scenario?.rawValue, posts: postCount,
-            skippedFiles: catalogue.skippedFiles.count, stress: options.stress, workers: options.workers,
+            skippedFiles: catalogue.skippedFiles.count, skipped: catalogue.skippedFiles.map { ($0.name, $0.reason) }, stress: options.stress, workers: options.workers,
             workerPriority: options.workerPriority.rawValue, durationS: (clock.now - startedAt).milliseconds / 1000, hitch: hitch,
             cellsPreparedInCommit: view.cellsPreparedInCommit, cellsPreparedIdle: view.cellsPreparedIdle,
             prefetchBatches: view.prefetchBatches, prefetchCancels: view.cancelBatches,

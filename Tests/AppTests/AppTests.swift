@@ -320,11 +320,15 @@ import Testing
         try Data("just text".utf8).write(to: folder.appendingPathComponent("notes.txt"))
         try Data().write(to: folder.appendingPathComponent("empty.jpg"))
         try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("gone.jpg").path, withDestinationPath: "/nonexistent/photo.jpg")
+        // A named pipe used to block the app before its first screen (open waited for a writer).
+        #expect(mkfifo(folder.appendingPathComponent("pipe \"1\".jpg").path, 0o644) == 0)
         let result = try AppProcess.run(["--photos", folder.path, "--scenario", "steady", "--duration", "0.5", "--report", "json"])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try Self.json(result)
         #expect(report["posts"] as? Int == photos)
-        #expect(report["skipped_files"] as? Int == 3, "notes.txt, empty.jpg and the broken link are skipped and counted")
+        #expect(report["skipped_files"] as? Int == 4, "notes.txt, empty.jpg, the broken link and the pipe are skipped and counted")
+        let reasons = Dictionary(uniqueKeysWithValues: (report["skipped"] as? [[String: String]] ?? []).map { ($0["name"] ?? "", $0["reason"] ?? "") })
+        #expect(reasons == ["notes.txt": "not a JPEG or PNG", "empty.jpg": "empty", "gone.jpg": "a broken link", "pipe \"1\".jpg": "a named pipe, not a photo"], "\(reasons)")
 
         let empty = folder.appendingPathComponent("empty-folder")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
