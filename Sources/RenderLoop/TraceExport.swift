@@ -1,3 +1,4 @@
+import CoreKit
 /// Writes frame records as Chrome trace-event JSON, the format Perfetto and
 /// `chrome://tracing` open: commits and idle jobs as slices on a "main" track, hitches
 /// as slices from the vsync a frame was due to the vsync it was shown, on their own track.
@@ -33,12 +34,12 @@ public enum ChromeTrace {
     }
 
     private static func slice(_ name: String, category: String, tid: Int, start: Duration, end: Duration, args: String) -> String {
-        "{\"name\":\(quoted(name)),\"cat\":\"\(category)\",\"ph\":\"X\",\"pid\":1,\"tid\":\(tid),"
+        "{\"name\":\(JSONString.quoted(name)),\"cat\":\"\(category)\",\"ph\":\"X\",\"pid\":1,\"tid\":\(tid),"
             + "\"ts\":\(us(start)),\"dur\":\(us(end - start)),\"args\":{\(args)}}"
     }
 
     private static func metadata(_ kind: String, tid: Int, name: String) -> String {
-        "{\"name\":\"\(kind)\",\"ph\":\"M\",\"pid\":1,\"tid\":\(tid),\"args\":{\"name\":\(quoted(name))}}"
+        "{\"name\":\"\(kind)\",\"ph\":\"M\",\"pid\":1,\"tid\":\(tid),\"args\":{\"name\":\(JSONString.quoted(name))}}"
     }
 
     /// Microseconds with nanosecond precision, as the format expects.
@@ -56,21 +57,5 @@ public enum ChromeTrace {
         let magnitude = ns.magnitude
         let fraction = String(magnitude % 1_000_000)
         return "\(sign)\(magnitude / 1_000_000).\(String(repeating: "0", count: 6 - fraction.count))\(fraction)"
-    }
-
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

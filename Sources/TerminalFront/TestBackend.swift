@@ -51,13 +51,7 @@ public final class TestBackend: TerminalBackend {
     public func nextKey() -> Key? { keys.isEmpty ? nil : keys.removeFirst() }
 
     /// Never sleeps (time is the caller's clock): true when keys are queued.
-    public func waitForInput(wake: WakeSignal?, timeout: Duration?) -> Bool {
-        waits += 1
-        return !keys.isEmpty
-    }
-
-    /// How often the app waited for input (a quiet loop waits instead of drawing).
-    public private(set) var waits = 0
+    public func waitForInput(wake: WakeSignal?, timeout: Duration?) -> Bool { !keys.isEmpty }
 
     public func present(_ canvas: Canvas, scrolled: (rows: Range<Int>, by: Int)?) {
         var bytes = Self.synchronizedBytes

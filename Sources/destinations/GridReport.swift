@@ -137,7 +137,7 @@ struct GridReport {
 
     func json() -> String {
         func number(_ value: Double, _ decimals: Int = 3) -> String { fixed(value, decimals) }
-        func text(_ value: String) -> String { Self.jsonString(value) }
+        func text(_ value: String) -> String { JSONString.quoted(value) }
         let fields: [(String, String)] = [
             ("refresh_rate_hz", number(refreshRateHz)),
             ("prefetch", text(prefetch ? "on" : "off")),
@@ -183,26 +183,6 @@ struct GridReport {
             ("idle_bytes", idle.map { "\($0.bytes)" } ?? "null"),
         ]
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
-    }
-
-    /// A JSON string literal: quotes, backslashes and control characters escaped (file
-    /// names come from the user's folder and may hold any of them).
-    static func jsonString(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 
     func text() -> String {

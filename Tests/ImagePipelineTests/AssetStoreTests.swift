@@ -221,3 +221,33 @@ final class BusyLoader: AssetLoading {
         #expect(store.counters.skipped == 1, "a request cancelled while it waited counts as skipped")
     }
 }
+
+@Suite struct WorkerPriorityTests {
+    /// The pool's threads run below the caller: `mixed` gives the first nice 10 and the
+    /// others SCHED_IDLE; the thread that made the pool keeps its own priority.
+    @Test func workersRunBelowTheThreadThatMadeThem() {
+        let callerNice = WorkerPriority.currentThreadNice
+        let seen = Lock<[Int: (nice: Int32, idle: Bool)]>([:])
+        let pool = WorkerPool<Int>(workers: 2, name: "priority test", priority: .mixed) { 0 }
+        let gate = DispatchSemaphore(value: 0), started = DispatchSemaphore(value: 0)
+        // Two jobs that each hold a worker until both have reported, so each thread runs one.
+        for _ in 0..<2 {
+            pool.submit(priority: 0) { _ in
+                let policy = sched_getscheduler(0)
+                seen.withLock { $0[Int(pthread_self())] = (WorkerPriority.currentThreadNice, policy == WorkerPriority.schedIdle) }
+                started.signal()
+                gate.wait()
+            }
+        }
+        started.wait()
+        started.wait()
+        gate.signal()
+        gate.signal()
+        pool.stop()
+        let threads = seen.withLock { Array($0.values) }
+        #expect(threads.count == 2)
+        #expect(threads.filter { $0.nice >= 10 && !$0.idle }.count == 1, "one low: \(threads)")
+        #expect(threads.filter { $0.idle }.count == 1, "one SCHED_IDLE: \(threads)")
+        #expect(WorkerPriority.currentThreadNice == callerNice, "the caller is untouched")
+    }
+}
