@@ -27,6 +27,9 @@ let package = Package(
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CChafa", path: "Sources/CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
 
+        // Restoring the terminal from a signal handler (async-signal-safe C, real globals).
+        .target(name: "CTerminalRestore", path: "Sources/CTerminalRestore"),
+
         // Pure Swift layers.
         .target(name: "CoreKit"),
         .target(name: "CellCanvas", dependencies: ["CoreKit"]),
@@ -43,7 +46,7 @@ let package = Package(
         .target(name: "DestinationsModel", dependencies: ["ImagePipeline"]),
 
         // The only module that talks to the terminal.
-        .target(name: "TerminalFront", dependencies: ["CoreKit", "CellCanvas", "CNcursesw"]),
+        .target(name: "TerminalFront", dependencies: ["CoreKit", "CellCanvas", "CNcursesw", "CTerminalRestore"]),
 
         // The app.
         .executableTarget(

@@ -103,23 +103,6 @@ static inline int cnc_has_direct_color(void) {
 /// code must not leave the shell in raw mode on the alternate screen. endwin() is not on
 /// the async-signal-safe list, but the process is about to die and a broken terminal is
 /// the worse outcome.
-static void cnc_fatal_signal_handler(int sig) {
-    if (!isendwin()) endwin();
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-static inline void cnc_install_fatal_handlers(void) {
-    int signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE };
-    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) {
-        struct sigaction action = {0};
-        action.sa_handler = cnc_fatal_signal_handler;
-        sigemptyset(&action.sa_mask);
-        action.sa_flags = SA_RESETHAND;
-        sigaction(signals[i], &action, NULL);
-    }
-}
-
 /// For atexit: restores only a screen that is still active (a second endwin() would move
 /// the cursor over what the app printed after the first).
 static void cnc_endwin_if_active(void) {

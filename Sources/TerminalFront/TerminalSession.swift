@@ -1,4 +1,5 @@
 import CNcursesw
+import CTerminalRestore
 import CoreKit
 #if canImport(Glibc)
 import Glibc
@@ -22,8 +23,10 @@ public enum TerminalError: Error, CustomStringConvertible, Equatable {
 /// One ncurses screen, from start to guaranteed restore.
 ///
 /// Every exit path ends in ``end()``: a normal quit, a termination signal (polled by the
-/// frame loop through ``TerminationSignals``), `exit()` anywhere (an `atexit` hook) and a
-/// crash in our own code (a fatal-signal handler restores, then re-raises). Ctrl-Z is
+/// frame loop through ``TerminationSignals``), `exit()` anywhere (an `atexit` hook), and a
+/// crash or SIGQUIT: an async-signal-safe handler writes a reset sequence, puts the saved
+/// termios back, names the signal, then hands it on (to Swift's backtracer, or the default
+/// action). Ctrl-Z is
 /// ncurses' own business: it restores on suspend and redraws on `fg`.
 /// Main thread only.
 public final class TerminalSession {
@@ -48,10 +51,11 @@ public final class TerminalSession {
         let environment = getenv("DESTINATIONS_SYNC_OUTPUT").map { String(cString: $0) }
         supportsSynchronizedOutput = environment.map { $0 == "1" } ?? SyncOutputProbe.query()
         set_escdelay(25)
+        terminal_restore_save(STDOUT_FILENO)
         guard initscr() != nil else { throw .cannotInitialise(term: Self.termName ?? "unset") }
         isActive = true
         outputDescriptor = STDOUT_FILENO
-        cnc_install_fatal_handlers()
+        terminal_restore_install()
         atexit(cnc_endwin_if_active)
         cbreak()
         noecho()
@@ -101,6 +105,19 @@ public final class TerminalSession {
         if setlocale(LC_ALL, "") == nil || !localeIsUTF8() {
             setlocale(LC_ALL, "C.UTF-8")
         }
+    }
+
+    /// `DESTINATIONS_CRASH=segv|bus|ill|trap|abrt|fpe|quit`: crashes that way (for tests of
+    /// the crash restore). Nil when unset or unknown.
+    public static var requestedCrash: Int32? {
+        guard let name = getenv("DESTINATIONS_CRASH").map({ String(cString: $0) }) else { return nil }
+        return ["segv": SIGSEGV, "bus": SIGBUS, "ill": SIGILL, "trap": SIGTRAP, "abrt": SIGABRT, "fpe": SIGFPE, "quit": SIGQUIT][name]
+    }
+
+    /// Crashes with `signal` as a real fault would (see ``requestedCrash``).
+    public static func crash(with signal: Int32) -> Never {
+        terminal_restore_crash_for_test(signal)
+        fatalError("DESTINATIONS_CRASH: signal \(signal) did not end the process")
     }
 
     /// Gives the terminal back exactly as it was. Safe to call more than once.
@@ -164,7 +181,7 @@ public final class TerminalSession {
     private static func unblockTerminalSignals() {
         var set = sigset_t()
         sigemptyset(&set)
-        for number in [SIGWINCH, SIGTSTP, SIGCONT, SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, number) }
+        for number in [SIGWINCH, SIGTSTP, SIGCONT, SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&set, number) }
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 

@@ -354,5 +354,6 @@ final class GridApp: FrameDelegate, CollectionViewPrefetching {
         let moved = Int(view.physics.offset) - topBefore
         terminal.present(canvas, scrolled: moved == 0 ? nil : (view.viewport.y..<view.viewport.maxY, moved))
         stats.noteFrame(app: self, scrolledRows: abs(moved))
+        if stats.frames == 2, let signal = TerminalSession.requestedCrash { TerminalSession.crash(with: signal) }
     }
 }

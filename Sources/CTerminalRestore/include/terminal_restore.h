@@ -1,0 +1,17 @@
+// Giving the terminal back from a signal handler: what TerminalSession installs so that a
+// crash, a Swift trap or SIGQUIT leaves the user's shell usable. A C target of its own
+// because the handler's state must be real globals, defined once.
+#ifndef TERMINAL_RESTORE_H
+#define TERMINAL_RESTORE_H
+
+/// Saves the terminal's modes (call before ncurses changes them).
+void terminal_restore_save(int fd);
+
+/// Installs the handler for SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE and SIGQUIT,
+/// remembering each signal's previous action to hand the signal on to.
+void terminal_restore_install(void);
+
+/// Crashes with `sig` the way a real fault of that kind would (tests of the restore).
+void terminal_restore_crash_for_test(int sig);
+
+#endif

@@ -1,0 +1,75 @@
+// Everything the handler does is async-signal-safe: it writes a reset sequence prepared in
+// advance (synchronized output off, plain attributes, mouse reporting off, cursor shown,
+// alternate screen left), puts the saved termios back with tcsetattr, writes one line
+// naming the signal, then gives the signal to whoever had it before: Swift's runtime
+// backtracer, which then prints on a normal screen, or the default action, so the exit
+// status and any core dump stay honest. endwin() is not safe here: a crash inside ncurses
+// or malloc would deadlock or garble it.
+#define _GNU_SOURCE
+#include "terminal_restore.h"
+
+#include <signal.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+static struct termios saved_termios;
+static volatile sig_atomic_t have_saved_termios = 0;
+static int terminal_fd = 1;
+static struct sigaction previous_actions[65];
+static const char reset_sequence[] = "\033[?2026l\033[0m\033[?1000l\033[?1002l\033[?1006l\033[?25h\033[?1049l\r\n";
+
+static const char *line_for(int sig) {
+    switch (sig) {
+    case SIGSEGV: return "destinations: crashed (SIGSEGV, invalid memory access); the terminal was restored\n";
+    case SIGBUS: return "destinations: crashed (SIGBUS, bad memory access); the terminal was restored\n";
+    case SIGILL: return "destinations: crashed (SIGILL, a Swift runtime trap or an illegal instruction); the terminal was restored\n";
+    case SIGTRAP: return "destinations: crashed (SIGTRAP, a Swift runtime trap); the terminal was restored\n";
+    case SIGABRT: return "destinations: aborted (SIGABRT); the terminal was restored\n";
+    case SIGFPE: return "destinations: crashed (SIGFPE, an arithmetic error); the terminal was restored\n";
+    case SIGQUIT: return "destinations: quit (SIGQUIT); the terminal was restored\n";
+    default: return "destinations: stopped by a signal; the terminal was restored\n";
+    }
+}
+
+static void handler(int sig, siginfo_t *info, void *context) {
+    (void)context;
+    ssize_t ignored = write(terminal_fd, reset_sequence, sizeof reset_sequence - 1);
+    if (have_saved_termios) tcsetattr(terminal_fd, TCSANOW, &saved_termios);
+    const char *line = line_for(sig);
+    ignored = write(STDERR_FILENO, line, strlen(line));
+    (void)ignored;
+    // The previous action back in place; a signal sent by kill or raise is raised again
+    // (delivered when this handler returns), a fault is left to happen again on return.
+    sigaction(sig, &previous_actions[sig], NULL);
+    if (info == NULL || info->si_code <= 0) raise(sig);
+}
+
+void terminal_restore_save(int fd) {
+    terminal_fd = fd;
+    have_saved_termios = tcgetattr(fd, &saved_termios) == 0;
+}
+
+void terminal_restore_install(void) {
+    const int signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGQUIT };
+    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        struct sigaction action;
+        memset(&action, 0, sizeof action);
+        action.sa_sigaction = handler;
+        sigemptyset(&action.sa_mask);
+        action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+        sigaction(signals[i], &action, &previous_actions[signals[i]]);
+    }
+}
+
+void terminal_restore_crash_for_test(int sig) {
+    if (sig == SIGSEGV) {
+        volatile int *nowhere = (volatile int *)16;
+        *nowhere = 1;
+    }
+    if (sig == SIGFPE) {
+        volatile int zero = 0, one = 1;
+        one = one / zero;
+    }
+    raise(sig);
+}
