@@ -5,22 +5,40 @@ import Testing
 /// screen, cursor shown, line editing and echo back, and one line saying what happened;
 /// then the signal goes on (Swift's backtracer prints on the normal screen).
 @Suite(.serialized) struct CrashRestoreTests {
-    @Test(arguments: ["segv", "trap", "abrt", "fpe", "quit"])
-    func theTerminalComesBackFromACrash(kind: String) throws {
+    @Test(arguments: ["segv", "trap", "abrt", "fpe", "quit"], ["xterm-256color", "xterm-direct", "screen-256color", "linux"])
+    func theTerminalComesBackFromACrash(kind: String, term: String) throws {
         let tmux = Tmux()
         // The backtracer's interactive prompt would wait 30 s for a key; the test reads the
         // screen after it, so it is turned off here (a user gets it, on a normal screen).
         try tmux.start("\(AppProcess.binary.path) --refresh-rate 120; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-\\{0,1\\}\\(icanon\\|echo\\)' | tr '\\n' ' '; echo STTY",
-                       environment: "DESTINATIONS_CRASH=\(kind) SWIFT_BACKTRACE=interactive=no")
+                       term: term, environment: "DESTINATIONS_CRASH=\(kind) SWIFT_BACKTRACE=interactive=no")
         defer { tmux.stop() }
         let screen = try tmux.waitFor(timeout: 60) { $0.contains("STTY") }
         // The backtrace that follows scrolls the line away: read the scrollback too.
         let history = try tmux.run(["capture-pane", "-p", "-S", "-", "-t", tmux.session])
-        #expect(history.contains("the terminal was restored"), "\(kind):\n\(history.suffix(3000))")
+        #expect(history.contains("the terminal was restored"), "\(kind) \(term):\n\(history.suffix(3000))")
         #expect(screen.contains("icanon echo STTY"), "line editing and echo are back:\n\(screen)")
         let alternate = try tmux.run(["display-message", "-p", "-t", tmux.session, "#{alternate_on}"]).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(alternate == "0", "left the alternate screen")
         let cursor = try tmux.run(["display-message", "-p", "-t", tmux.session, "#{cursor_flag}"]).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(cursor == "1", "the cursor is shown")
+    }
+
+    /// Ctrl-Z hands the terminal back to the shell; `fg` brings the grid back, redrawn.
+    @Test func suspendAndResumeRedraw() throws {
+        let tmux = Tmux()
+        try tmux.start("bash --norc --noprofile", environment: "PS1='PROMPT$ '")
+        defer { tmux.stop() }
+        _ = try tmux.waitFor { $0.contains("PROMPT$") }
+        try tmux.keys("\(AppProcess.binary.path) --latency 0", "Enter")
+        _ = try tmux.waitFor { $0.contains("Cusco") && $0.contains("♥") }
+        try tmux.keys("C-z")
+        let suspended = try tmux.waitFor { $0.contains("Stopped") }
+        #expect(suspended.contains("Stopped") && !suspended.contains("♥ "), "back at the shell:\n\(suspended)")
+        try tmux.keys("fg", "Enter")
+        let resumed = try tmux.waitFor { $0.contains("Cusco") && $0.contains("prefetch on") && $0.contains("♥") }
+        #expect(resumed.contains("Cusco") && resumed.contains("prefetch on"), "redrawn after fg:\n\(resumed)")
+        try tmux.keys("q")
+        #expect(try tmux.waitFor { $0.contains("destinations: ") }.contains("destinations: "))
     }
 }
