@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "CollectionView", dependencies: ["CoreKit", "CellCanvas", "DiffableData", "RenderLoop"]),
 
         // The app's model: destination posts and the catalogue (no UI).
-        .target(name: "DestinationsModel", dependencies: ["ImagePipeline"]),
+        .target(name: "DestinationsModel", dependencies: ["CoreKit", "ImagePipeline"]),
 
         // The only module that talks to the terminal.
         .target(name: "TerminalFront", dependencies: ["CoreKit", "CellCanvas", "CNcursesw", "CTerminalRestore"]),
@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "CellCanvasTests", dependencies: ["CellCanvas"]),
         .testTarget(name: "TerminalFrontTests", dependencies: ["CellCanvas", "CNcursesw", "TerminalFront"]),
         .testTarget(name: "CollectionViewTests", dependencies: ["CoreKit", "CollectionView", "CellCanvas", "DiffableData", "RenderLoop", "TestSupport"]),
-        .testTarget(name: "DestinationsModelTests", dependencies: ["DestinationsModel", "ImagePipeline"]),
+        .testTarget(name: "DestinationsModelTests", dependencies: ["CoreKit", "DestinationsModel", "ImagePipeline"]),
         .testTarget(name: "ImagePipelineTests", dependencies: ["CoreKit", "CellCanvas", "ImagePipeline"], resources: [.copy("Fixtures")]),
         // The grid in-process on a virtual clock and a TestBackend (exact figures), and
         // end to end: the built binary headless and in tmux.

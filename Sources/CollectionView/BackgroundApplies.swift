@@ -2,32 +2,76 @@ import CoreKit
 import Dispatch
 import DiffableData
 
-/// Diffs snapshots off the main thread in the order they were applied, and hands back the
-/// finished changesets, still in order, for the main thread to commit.
+/// Builds and diffs snapshots off the main thread in the order they were asked for, and
+/// hands back the finished changesets, still in order, for the main thread to commit.
 ///
-/// The main thread takes the lock in every commit (``takeFinished()``, ``isBusy``), so
-/// the diff runs outside it: the serial queue alone owns `base`, and the lock guards only
-/// the hand-over of finished updates and the count of running ones.
+/// The main thread takes the hand-over lock in every commit (``takeFinished()``,
+/// ``isBusy``), so building and diffing run outside it: the serial queue alone owns
+/// `base`, and the lock guards only the hand-over of finished updates and the count of
+/// running ones (a few words, never a loop).
 final class BackgroundApplies<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>: Sendable {
     typealias Update = (snapshot: Snapshot<SectionID, ItemID>, changes: Changeset<SectionID, ItemID>, animated: Bool)
+    typealias Build = @Sendable (_ isSuperseded: () -> Bool) -> Snapshot<SectionID, ItemID>?
 
     private let queue = DispatchQueue(label: "DiffableDataSource.background")
+    private let execution: BackgroundExecution
     /// The last snapshot diffed; read and written on `queue` only (serial), kept in a lock
     /// of its own that the main thread never takes.
-    private let base = Lock<Snapshot<SectionID, ItemID>?>(nil)
+    private let base: Lock<Snapshot<SectionID, ItemID>>
     private let handOver = Lock<(finished: [Update], running: Int)>(([], 0))
+    /// The ticket of the latest build asked for. Its own lock: the main thread takes it
+    /// only when asking for a build, so a build checking it can never delay a commit.
+    private let latestBuild = Lock(0)
 
+    init(base: Snapshot<SectionID, ItemID>, execution: BackgroundExecution) {
+        self.base = Lock(base.clearingUpdateMarks())
+        self.execution = execution
+    }
+
+    /// Diffs `snapshot` against the previous one; every snapshot enqueued is committed.
     func enqueue(_ snapshot: Snapshot<SectionID, ItemID>, animated: Bool) {
+        run(animated: animated, ticket: nil) { _ in snapshot }
+    }
+
+    /// Builds a snapshot and diffs it; a build asked for later supersedes this one: its
+    /// `isSuperseded` turns true, and whatever it returns is dropped.
+    func enqueue(animated: Bool, build: @escaping Build) {
+        let ticket = latestBuild.withLock { latest in
+            latest += 1
+            return latest
+        }
+        run(animated: animated, ticket: ticket, build)
+    }
+
+    private func run(animated: Bool, ticket: Int?, _ build: @escaping Build) {
         handOver.withLock { $0.running += 1 }
-        queue.async { [self] in
-            let previous = base.withLock { $0 } ?? Snapshot()
-            let changes = previous.changeset(to: snapshot)
-            base.withLock { $0 = snapshot.clearingUpdateMarks() }
+        let work = { @Sendable [self] in
+            let superseded = { ticket.map { mine in self.latestBuild.withLock { $0 != mine } } ?? false }
+            var finished: Update?
+            if !superseded(), let snapshot = build(superseded), !superseded() {
+                let previous = base.withLock { $0 }
+                let changes = previous.changeset(to: snapshot)
+                if !superseded() {
+                    base.withLock { $0 = snapshot.clearingUpdateMarks() }
+                    finished = (snapshot, changes, animated)
+                }
+            }
             handOver.withLock { state in
-                state.finished.append((snapshot, changes, animated))
+                if let finished { state.finished.append(finished) }
                 state.running -= 1
             }
         }
+        switch execution {
+        case .serialQueue: queue.async(execute: work)
+        case .inline: work()
+        }
+    }
+
+    /// Drops these values on the background queue, so that freeing them (the last
+    /// reference) never costs the main thread.
+    func release(_ snapshots: [Snapshot<SectionID, ItemID>], _ changes: [Changeset<SectionID, ItemID>]) {
+        guard case .serialQueue = execution else { return }
+        queue.async { withExtendedLifetime((snapshots, changes)) {} }
     }
 
     func takeFinished() -> [Update] {
@@ -38,4 +82,13 @@ final class BackgroundApplies<SectionID: Hashable & Sendable, ItemID: Hashable &
     }
 
     var isBusy: Bool { handOver.withLock { $0.running > 0 || !$0.finished.isEmpty } }
+}
+
+/// Where a data source's background applies run.
+public enum BackgroundExecution: Sendable {
+    /// On a serial queue of the data source's own: the app.
+    case serialQueue
+    /// At once, on the caller's thread, finished by the next commit: a simulation on a
+    /// virtual clock, where the order of events must not depend on threads.
+    case inline
 }

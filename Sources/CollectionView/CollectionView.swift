@@ -28,7 +28,9 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
 
     public var layout: GridLayout
     public private(set) var physics = ScrollPhysics()
-    public internal(set) var snapshot = Snapshot<SectionID, ItemID>()
+    /// What the view shows (it lags the data source's truth until the next commit);
+    /// read the data source, not this.
+    var snapshot = Snapshot<SectionID, ItemID>()
     public var ranges = RangeTuning()
     public weak var delegate: (any CollectionViewDelegate)?
     public weak var prefetchDataSource: (any CollectionViewPrefetching)?
@@ -56,7 +58,9 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
     var lastDirection = 1
     var reconfiguring: CollectionViewCell?
     var glides: [ItemID: Glide] = [:]
-    var insertedItems: Set<ItemID> = []
+    /// While an animated apply fades items in: the snapshot before it (an item it lacks
+    /// was inserted and is drawn dim). O(1) to keep, O(1) to ask, whatever was inserted.
+    var insertedSince: Snapshot<SectionID, ItemID>?
     var dimmedUntil: Duration?
     weak var dataSource: DiffableDataSource<SectionID, ItemID>?
 
@@ -174,7 +178,7 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
     /// - Complexity: O(visible + prepared + changes in the preload range).
     public func commit(at time: Duration, into canvas: inout Canvas) {
         catchUpTimeInLastCommit = .zero
-        dataSource?.flush(at: time)
+        dataSource?.applyFinishedUpdates(at: time)
         noteDirection()
         physics.advance(to: time)
         let top = Int(physics.offset.rounded(.down))
@@ -217,13 +221,14 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
         canvas.fill(viewport)
         if let until = dimmedUntil, time >= until {
             dimmedUntil = nil
-            insertedItems = []
+            if let old = insertedSince { dataSource?.retire(old) }
+            insertedSince = nil
         }
         for path in visible {
             guard let item = snapshot.itemIdentifier(at: path), let entry = live[item] else { continue }
             let frame = presentedFrame(of: item, at: path, time: time).offsetBy(dx: viewport.x, dy: viewport.y - top)
             entry.cell.draw(in: &canvas, frame: frame, clip: viewport)
-            if insertedItems.contains(item) { dim(frame.intersection(viewport), in: &canvas) }
+            if let old = insertedSince, !old.contains(item: item) { dim(frame.intersection(viewport), in: &canvas) }
         }
     }
 

@@ -125,11 +125,20 @@ public struct Catalogue: Sendable {
         precondition(index >= 0, "Catalogue.post: index must be >= 0, got \(index)")
         let entry = entries[index % entries.count]
         let title = index < entries.count ? entry.title : "\(entry.title) #\(index / entries.count + 1)"
-        let likes = (entry.numberOfLikes &+ (index / entries.count) &* 7919) % 100_000
-        return DestinationPost(id: index + 1, title: title, region: entry.region, numberOfLikes: likes,
+        return DestinationPost(id: index + 1, title: title, region: entry.region, numberOfLikes: likes(ofPost: index),
                                asset: AssetID(path: photoPaths[entry.assetID]!,
                                               window: showsWholePhotosFirst && index < entries.count ? .whole : Self.window(for: index)))
     }
+
+    /// Post `index`'s likes in the catalogue, without making the post (no strings).
+    /// - Complexity: O(1).
+    public func likes(ofPost index: Int) -> Int {
+        (entries[index % entries.count].numberOfLikes &+ (index / entries.count) &* 7919) % 100_000
+    }
+
+    /// Entry `index`'s title and region as the file has them (posts repeating the entry
+    /// add a "#n" suffix to the title).
+    public func entryText(_ index: Int) -> (title: String, region: String) { (entries[index].title, entries[index].region) }
 
     /// The window of post `index`: a point of the (2, 3) Halton sequence scaled into the
     /// margin the window leaves. Distinct for every index.

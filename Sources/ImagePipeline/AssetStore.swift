@@ -42,13 +42,18 @@ public struct AssetCompletion: Sendable {
 /// are entered with a try-lock, so a worker preempted mid-post (at low priority, under
 /// load) delays a delivery by a frame instead of stalling the frame (DECISIONS.md, D-019).
 public final class AssetStore {
-    public let cache: PreparedImageCache
-    public let colorMode: CellColorMode
-    public let placeholders: PlaceholderCatalog
+    let cache: PreparedImageCache
+    let colorMode: CellColorMode
+    let placeholders: PlaceholderCatalog
+    /// The main thread's own preparer, for ``prepareOnThisThread(_:)`` only.
+    private lazy var preparerHere = ImagePreparer(colorMode: colorMode)
     let loader: any AssetLoading
     private var pending: [Int: (completion: (Result<CellImage, ImageError>) -> Void, cancellable: Cancellable)] = [:]
     private var failures: [PreparedImageKey: ImageError] = [:]
     private var nextRequest = 0
+    /// Requests made with ``downloadOnce(_:priority:completion:)``, by key, until delivered
+    /// or cancelled: the one record of what is under way (callers keep no list of their own).
+    private var onceByKey: [PreparedImageKey: Cancellable] = [:]
     /// Completions taken from the loader and not yet delivered (over a frame's limit, or
     /// answered from the cache at once and due at the next delivery).
     private var backlog: [AssetCompletion] = []
@@ -86,6 +91,20 @@ public final class AssetStore {
         return .placeholder(placeholder)
     }
 
+    /// Decodes at full size and prepares `key` on the calling thread, now: the seeds' wrong
+    /// way (`--images sync`), kept to show what it costs a frame. Not cached.
+    public func prepareOnThisThread(_ key: PreparedImageKey) -> Asset {
+        do {
+            return .prepared(try preparerHere.prepare(key.asset, columns: key.columns, rows: key.rows, fullSize: true))
+        } catch {
+            return .failed(placeholders.placeholder(for: key.asset, columns: key.columns, rows: key.rows, colorMode: colorMode), error)
+        }
+    }
+
+    /// What the cache holds and did so far, and its limit in bytes.
+    public var cacheCounters: PreparedImageCache.Counters { cache.counters }
+    public var cacheLimit: Int { cache.limit }
+
     /// Starts preparing `key` (lower `priority` runs sooner) and returns the handle that
     /// cancels it. `completion` runs later, on the main thread, inside
     /// ``deliverCompletions(limit:)``; never synchronously, never for a cancelled request.
@@ -103,6 +122,28 @@ public final class AssetStore {
         }
         return cancellable
     }
+
+    /// Starts preparing `key` unless a request made this way is already under way for it
+    /// (then does nothing and returns false). The request ends when it is delivered or
+    /// ``cancelDownload(of:)`` cancels it.
+    @discardableResult
+    public func downloadOnce(_ key: PreparedImageKey, priority: Int = 0,
+                             completion: @escaping (Result<CellImage, ImageError>) -> Void) -> Bool {
+        guard onceByKey[key] == nil else { return false }
+        onceByKey[key] = download(key, priority: priority) { [weak self] result in
+            self?.onceByKey[key] = nil
+            completion(result)
+        }
+        return true
+    }
+
+    /// Cancels the ``downloadOnce(_:priority:completion:)`` request for `key`, if any.
+    public func cancelDownload(of key: PreparedImageKey) {
+        onceByKey.removeValue(forKey: key)?.cancel()
+    }
+
+    /// Whether a ``downloadOnce(_:priority:completion:)`` request for `key` is under way.
+    public func isDownloading(_ key: PreparedImageKey) -> Bool { onceByKey[key] != nil }
 
     /// Hands waiting requests to the loader, in order, until it is busy.
     private func submitWaitingRequests() {

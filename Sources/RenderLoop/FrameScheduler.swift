@@ -64,6 +64,11 @@ public final class FrameScheduler {
     /// A guard against a source that offers zero-cost jobs forever.
     public var maxIdleJobsPerFrame = 256
     public private(set) var meter = HitchMeter()
+    /// When set, the first frame is kept apart in ``launchFrame`` and the meter counts
+    /// from the second: the launch (first layout, every visible cell configured, a full
+    /// paint) is reported on its own, as Apple's hitch ratio counts frames while scrolling.
+    public var keepsLaunchFrameApart = false
+    public private(set) var launchFrame: FrameRecord?
 
     /// Time of tick 0 of the current rate (moves when the rate changes).
     private var tickBase: Duration
@@ -136,7 +141,7 @@ public final class FrameScheduler {
             presentedAt: presentedAt, hitchTime: presentedAt - info.deadline,
             skippedTicks: shownIndex - tickIndex - 1, idleJobs: jobs, declinedJobs: declined
         )
-        meter.record(record)
+        if keepsLaunchFrameApart && launchFrame == nil { launchFrame = record } else { meter.record(record) }
         return record
     }
 

@@ -67,7 +67,7 @@ struct BenchCommand: ParsableCommand {
         base.stress = stress
         let loaded = try base.loadCatalogue()
         func run(_ options: GridOptions) throws -> GridReport {
-            let outcome = try GridApp.runInTerminal(options: options, catalogue: loaded.catalogue, postCount: loaded.posts, headless: true)
+            let outcome = try GridLaunch.runInTerminal(options: options, catalogue: loaded.catalogue, postCount: loaded.posts, headless: true)
             try TerminalLoop.checkSignal(outcome.stop)
             return outcome.report
         }

@@ -1,8 +1,5 @@
 import ArgumentParser
 import RenderLoop
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Prefetch mode flag values.
 enum PrefetchMode: String, ExpressibleByArgument, CaseIterable, Sendable {
@@ -93,7 +90,7 @@ struct SchedulerCommand: ParsableCommand {
 
     func run() throws {
         let options = RunOptions(command: self)
-        if isatty(STDOUT_FILENO) == 1 && isatty(STDIN_FILENO) == 1 {
+        if Platform.isInteractive {
             try LiveSchedulerView(options: options).run()
         } else if duration != nil {
             try HeadlessRun(options: options).run()
@@ -125,6 +122,5 @@ struct RunOptions {
 
 /// Writes a line to standard error (fd 2) without touching C's `stderr` global.
 func printError(_ text: String) {
-    let line = Array((text + "\n").utf8)
-    line.withUnsafeBytes { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
+    Platform.writeToStandardError(text + "\n")
 }

@@ -4,25 +4,41 @@ import RenderLoop
 
 /// Header, footer, HUD and help: what surrounds the grid.
 extension GridApp {
+    /// The header, the footer, and the HUD, detail view and help when they are open.
     func drawChrome(into canvas: inout Canvas, frame: FrameInfo) {
+        drawBars(into: &canvas, frame: frame)
+        if screen.state.showsHUD { drawHUD(into: &canvas, frame: frame) }
+        if let detail = screen.detail { detail.draw(into: &canvas, post: screen.catalogue.post(detail.id - 1), likes: screen.likes(of: detail.id)) }
+        if screen.state.showsHelp { drawHelp(into: &canvas) }
+    }
+
+    /// How many posts are shown, and whether a query is still being computed.
+    private var postsText: String {
+        let shown = screen.source.numberOfItems, total = screen.postCount
+        if screen.isQuerying { return screen.state.filter.isEmpty && shown < total ? "loading \(total) posts…" : "filtering \(total) posts…" }
+        return shown == total ? "\(total) posts" : "\(shown) of \(total) posts"
+    }
+
+    private func drawBars(into canvas: inout Canvas, frame: FrameInfo) {
         let bar = CellStyle(reverse: true)
         canvas.fill(Rect(x: 0, y: 0, width: canvas.columns, height: 1), with: Cell(" ", style: bar))
-        let skipped = catalogue.skippedFiles.isEmpty ? "" : "  (\(catalogue.skippedFiles.count) files skipped)"
+        let state = screen.state, skippedFiles = screen.catalogue.skippedFiles
+        let skipped = skippedFiles.isEmpty ? "" : "  (\(skippedFiles.count) files skipped)"
         let cost = options.cellCost > .zero ? "  cell cost \(fixed(options.cellCost.milliseconds, 1)) ms" : ""
         let scenarioText = scenario.map { "  scenario \($0.kind.rawValue)" } ?? ""
-        canvas.draw(" destinations  \(frame.refreshRate)  prefetch \(scheduler.isIdleWorkEnabled ? "on" : "off")  images \(imageMode.rawValue)\(cost)  \(postCount) posts\(skipped)\(scenarioText)",
+        canvas.draw(" destinations  \(frame.refreshRate)  prefetch \(scheduler.isIdleWorkEnabled ? "on" : "off")  images \(state.imageMode.rawValue)\(cost)  \(postsText)\(skipped)\(scenarioText)",
                     at: Point(x: 0, y: 0), style: bar)
         let footer = canvas.rows - 1
         canvas.fill(Rect(x: 0, y: footer, width: canvas.columns, height: 1), with: Cell(" ", style: bar))
-        let hints = filterText.map { " filter: \($0)▏  Enter keep  Esc clear" }
-            ?? " arrows/hjkl select  Enter open  PgUp/PgDn page  J/K fling  / filter\(appliedFilter.isEmpty ? "" : " '\(appliedFilter)'")  s sort (\(sortOrder.rawValue))  L like  ? help  q quit"
+        let hints = state.isEditingFilter ? " filter: \(state.filter)▏  Enter keep  Esc clear"
+            : " arrows/hjkl select  Enter open  PgUp/PgDn page  J/K fling  / filter\(state.filter.isEmpty ? "" : " '\(state.filter)'")  s sort (\(state.sortOrder.rawValue))  L like  ? help  q quit"
         canvas.draw(hints, at: Point(x: 0, y: footer), style: bar)
     }
 
     /// Under the grid, full width (so scrolled rows stay whole lines the terminal can
     /// move): commit times against the deadline, the hitch ratio in its band's colour, and
     /// what the pipeline is doing.
-    func drawHUD(into canvas: inout Canvas, frame: FrameInfo) {
+    private func drawHUD(into canvas: inout Canvas, frame: FrameInfo) {
         let height = Self.hudRows + 2
         let box = Rect(x: 0, y: canvas.rows - Self.footerRows - height, width: canvas.columns, height: height)
         let panel = CellStyle(background: .palette(235))
@@ -42,10 +58,11 @@ extension GridApp {
                     at: Point(x: x, y: box.y + 1), width: box.maxX - 2 - x, style: panel)
         CommitSparkline.draw(scheduler.meter, width: width, period: period, at: Point(x: box.x + 2, y: box.y + 2),
                              background: .palette(235), into: &canvas)
-        let cache = store.cache.counters, loads = store.counters
+        let store = screen.store, view = screen.view
+        let cache = store.cacheCounters, loads = store.counters
         canvas.draw("cells prepared: in commit \(view.cellsPreparedInCommit)  in idle time \(view.cellsPreparedIdle)  live \(view.liveCellCount)   prefetch batches \(view.prefetchBatches)  cancels \(view.cancelBatches)",
                     at: Point(x: box.x + 2, y: box.y + 3), width: width, style: panel)
-        canvas.draw("cache \(cache.hits) hits  \(cache.misses) misses  \(cache.evictions) evicted  \(cache.bytes >> 10) KiB of \(store.cache.limit >> 20) MiB   downloads \(downloads.count) pending  \(loads.prepared) prepared  \(loads.failed) failed",
+        canvas.draw("cache \(cache.hits) hits  \(cache.misses) misses  \(cache.evictions) evicted  \(cache.bytes >> 10) KiB of \(store.cacheLimit >> 20) MiB   downloads \(store.pendingCount) pending  \(loads.prepared) prepared  \(loads.failed) failed",
                     at: Point(x: box.x + 2, y: box.y + 4), width: width, style: panel)
     }
 
@@ -67,7 +84,7 @@ extension GridApp {
         ("q", "quit and print the summary"),
     ]
 
-    func drawHelp(into canvas: inout Canvas) {
+    private func drawHelp(into canvas: inout Canvas) {
         let width = min(canvas.columns - 2, 64), height = min(canvas.rows - 2, Self.helpLines.count + 4)
         let box = Rect(x: (canvas.columns - width) / 2, y: (canvas.rows - height) / 2, width: width, height: height)
         let panel = CellStyle(background: .palette(236))

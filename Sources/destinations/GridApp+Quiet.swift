@@ -10,8 +10,9 @@ extension GridApp {
 
     var isQuiet: Bool {
         if somethingHappened { return false }
+        let view = screen.view
         if view.physics.isMoving || view.isAnimatingUpdate { return false }
-        if store.hasWorkForMainThread { return false }
+        if screen.store.hasWorkForMainThread || screen.isQuerying { return false }
         if scheduler.isIdleWorkEnabled && view.hasIdleWork { return false }
         if let due = nextScheduledWork, clock.now >= due { return false }
         return true
@@ -19,10 +20,10 @@ extension GridApp {
 
     var nextScheduledWork: Duration? {
         var due: [Duration] = []
-        if showsHUD, let last = lastFrameTick { due.append(last + Self.quietHUDInterval) }
+        if screen.state.showsHUD, let last = lastFrameTick { due.append(last + Self.quietHUDInterval) }
         if let driver = scenario, let next = driver.nextKeyTime { due.append(startedAt + next) }
         if let end = options.duration { due.append(startedAt + end) }
-        if let next = store.nextDueTime { due.append(next) }
+        if let next = screen.store.nextDueTime { due.append(next) }
         return due.min()
     }
 

@@ -3,9 +3,6 @@ import DestinationsModel
 import ImagePipeline
 import Foundation
 import RenderLoop
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// How images reach cells.
 enum ImageMode: String, ExpressibleByArgument, CaseIterable, Sendable {
@@ -93,7 +90,7 @@ struct GridCommand: ParsableCommand {
     }
 
     func run() throws {
-        let headless = !(isatty(STDOUT_FILENO) == 1 && isatty(STDIN_FILENO) == 1)
+        let headless = !Platform.isInteractive
         if headless && scenario == nil {
             throw AppError(description: "standard output is not a terminal: run destinations in a terminal, or pass --scenario NAME for a headless run", status: 2)
         }
@@ -104,7 +101,7 @@ struct GridCommand: ParsableCommand {
             seed: seed, traceLifecycle: traceLifecycle != nil, stress: stress,
             workers: workers ?? AssetLoader.defaultWorkers, workerPriority: workerPriority, hud: hud.map { $0 == .on })
         let loaded = try options.loadCatalogue()
-        let outcome = try GridApp.runInTerminal(options: options, catalogue: loaded.catalogue, postCount: loaded.posts, headless: headless)
+        let outcome = try GridLaunch.runInTerminal(options: options, catalogue: loaded.catalogue, postCount: loaded.posts, headless: headless)
         try TerminalLoop.checkTerminal(outcome.stop)
         print(report == .json ? outcome.report.json() : outcome.report.text())
         try writeTraces(outcome.app)
@@ -116,15 +113,11 @@ struct GridCommand: ParsableCommand {
             try write(ChromeTrace.json(for: app.scheduler.meter.records, refreshRate: app.scheduler.refreshRate), to: traceFile)
         }
         if let traceLifecycle {
-            try write((app.view.lifecycleLog ?? []).map(\.description).joined(separator: "\n") + "\n", to: traceLifecycle)
+            try write((app.screen.view.lifecycleLog ?? []).map(\.description).joined(separator: "\n") + "\n", to: traceLifecycle)
         }
     }
 
-    private func write(_ text: String, to path: String) throws {
-        do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
-            throw AppError(description: "cannot write \(path): \((error as NSError).localizedDescription)")
-        }
-    }
+    private func write(_ text: String, to path: String) throws { try Platform.writeFile(text, to: path) }
 }
 
 /// Everything a grid run needs, resolved from flags (or made up by `destinations bench`).
@@ -156,7 +149,7 @@ struct GridOptions: Sendable {
                 let catalogue = try Catalogue(photosIn: URL(fileURLWithPath: photos))
                 return (catalogue, posts ?? catalogue.baseCount)
             }
-            return (try Catalogue(folder: GridApp.assetsFolder), posts ?? 1000)
+            return (try Catalogue(folder: GridLaunch.assetsFolder), posts ?? 1000)
         } catch {
             throw AppError(description: error.description, status: 1)
         }

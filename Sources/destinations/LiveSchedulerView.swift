@@ -1,7 +1,4 @@
-#if canImport(Glibc)
 import CoreKit
-import Glibc
-#endif
 import CellCanvas
 import RenderLoop
 import TerminalFront

@@ -1,7 +1,4 @@
 import CoreKit
-#if canImport(Glibc)
-import Glibc
-#endif
 import RenderLoop
 
 /// The end-of-run summary in text or JSON, and the optional trace file.
@@ -44,12 +41,7 @@ struct RunSummary {
     func printAndTrace(records: [FrameRecord]) throws {
         print(options.report == .json ? json() : text())
         if let path = options.traceFile {
-            let json = ChromeTrace.json(for: records, refreshRate: refreshRate)
-            guard let file = fopen(path, "w") else {
-                throw AppError(description: "cannot write the trace to \(path): \(String(cString: strerror(errno)))")
-            }
-            defer { fclose(file) }
-            fputs(json, file)
+            try Platform.writeFile(ChromeTrace.json(for: records, refreshRate: refreshRate), to: path)
         }
     }
 }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CellCanvas
 import RenderLoop
 import TerminalFront
@@ -30,7 +27,7 @@ enum TerminalLoop {
 
     /// Before the summary: a lost terminal prints nothing more.
     static func checkTerminal(_ stop: Stop) throws {
-        if case .hungUp = stop { throw AppError(description: "the terminal went away", status: 128 + SIGHUP) }
+        if case .hungUp = stop { throw AppError(description: "the terminal went away", status: 128 + Platform.hangUpSignal) }
     }
 
     /// After the summary: a signal ends with 128 + its number.

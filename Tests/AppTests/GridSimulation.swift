@@ -15,13 +15,13 @@ struct GridSimulation {
     let backend: TestBackend
     let clock: VirtualClock
 
-    static let placeholders = (try? PlaceholderCatalog(contentsOf: GridApp.assetsFolder.appendingPathComponent("placeholders.json"))) ?? PlaceholderCatalog()
+    static let placeholders = (try? PlaceholderCatalog(contentsOf: GridLaunch.assetsFolder.appendingPathComponent("placeholders.json"))) ?? PlaceholderCatalog()
 
     init(_ options: GridOptions, rows: Int = 48, columns: Int = 160, showsHUD: Bool = false) throws {
         let loaded = try options.loadCatalogue()
         backend = TestBackend(rows: rows, columns: columns)
         clock = VirtualClock()
-        let colorMode = GridApp.colorMode(for: backend.capability)
+        let colorMode = GridLaunch.colorMode(for: backend.capability)
         app = GridApp(options: options, catalogue: loaded.catalogue, postCount: loaded.posts, terminal: backend, clock: clock,
                       images: .scripted(prepare: { key in
                           .success(Self.placeholders.placeholder(for: key.asset, columns: key.columns, rows: key.rows, colorMode: colorMode))
@@ -69,7 +69,7 @@ struct GridSimulation {
     var screen: String { backend.text }
 
     /// Visible post cells that still show a placeholder.
-    var placeholdersOnScreen: Int { app.view.visibleCells.count { ($0 as? PostCell)?.isPlaceholder ?? false } }
+    var placeholdersOnScreen: Int { app.screen.view.visibleCells.count { ($0 as? PostCell)?.isPlaceholder ?? false } }
 }
 
 /// The figures two runs must agree on (everything but wall-clock and memory readings).

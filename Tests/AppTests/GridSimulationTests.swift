@@ -91,7 +91,7 @@ import Testing
         #expect(!simulation.app.isQuiet, "woken by the key")
         let record = simulation.app.scheduler.runFrame(simulation.app)
         #expect(simulation.backend.cellsWrittenInLastFrame > 0, "the first frame after the key shows it")
-        #expect(simulation.app.selected == 2)
+        #expect(simulation.app.screen.state.selected == 2)
         #expect(record.tick >= before)
     }
 
@@ -101,7 +101,7 @@ import Testing
         #expect(simulation.placeholdersOnScreen > 0, "the first frame shows placeholders")
         simulation.frames(120)  // a second: the 80 ms ± 40 ms network is long done
         #expect(simulation.placeholdersOnScreen == 0)
-        #expect(simulation.app.store.pendingCount == 0)
+        #expect(simulation.app.screen.store.pendingCount == 0)
     }
 }
 

@@ -1,5 +1,5 @@
 import CellCanvas
-import CollectionView
+@testable import CollectionView
 import DiffableData
 import Foundation
 import RenderLoop

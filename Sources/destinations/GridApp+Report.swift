@@ -1,0 +1,32 @@
+import RenderLoop
+
+/// The run's report, from the scheduler's meter, the screen, the terminal and the run's
+/// statistics.
+extension GridApp {
+    func makeReport() -> GridReport {
+        let hitch = scheduler.meter.report()
+        let store = screen.store, view = screen.view, catalogue = screen.catalogue
+        let cache = store.cacheCounters
+        let megabyte = 1024.0 * 1024.0
+        func perFrame(_ total: Int, _ frames: Int) -> Double { frames > 0 ? Double(total) / Double(frames) : 0 }
+        return GridReport(
+            refreshRateHz: scheduler.refreshRate.hertz, prefetch: scheduler.isIdleWorkEnabled, images: screen.state.imageMode.rawValue,
+            cellCostMs: options.cellCost.milliseconds, scenario: options.scenario?.rawValue, posts: screen.postCount,
+            skippedFiles: catalogue.skippedFiles.count, skipped: catalogue.skippedFiles.map { ($0.name, $0.reason) },
+            stress: options.stress, workers: options.workers, workerPriority: options.workerPriority.rawValue,
+            durationS: (clock.now - startedAt).milliseconds / 1000, hitch: hitch,
+            cellsPreparedInCommit: view.cellsPreparedInCommit, cellsPreparedIdle: view.cellsPreparedIdle,
+            prefetchBatches: view.prefetchBatches, prefetchCancels: view.cancelBatches,
+            placeholderCellFramesPct: stats.placeholderPercent,
+            bytesWritten: terminal.bytesWritten, bytesPerFrame: perFrame(terminal.bytesWritten, stats.frames),
+            scrollFrames: stats.scrollFrames, bytesPerScrollFrame: perFrame(stats.scrollBytes, stats.scrollFrames),
+            exposedRowsPerScrollFrame: perFrame(stats.exposedRows, stats.scrollFrames),
+            bytesPerRowFullPaint: fullPaintBytesPerRow, synchronizedOutput: terminal.supportsSynchronizedOutput,
+            cacheHits: cache.hits, cacheMisses: cache.misses, cacheEvictions: cache.evictions, cacheBytes: cache.bytes,
+            firstFrameMs: stats.firstFrameMs ?? 0, launchCommitMs: scheduler.launchFrame?.commitDuration.milliseconds ?? 0,
+            rssFirstFrameMb: Double(stats.residentAtFirstFrame) / megabyte, rssHalfwayMb: stats.residentHalfway.map { Double($0) / megabyte },
+            rssEndMb: Double(Platform.residentBytes()) / megabyte, peakRssMb: Double(Platform.peakResidentBytes()) / megabyte,
+            thumbnailsPrepared: store.counters.prepared, minorFaultsPerFrame: stats.minorFaultsPerFrame,
+            idle: idleMeasurement.map { $0.result(at: clock.now, bytesWritten: terminal.bytesWritten) }, quietWaits: scheduler.quietWaits)
+    }
+}

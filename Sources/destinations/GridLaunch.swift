@@ -1,0 +1,89 @@
+import CellCanvas
+import CoreKit
+import DestinationsModel
+import Foundation
+import ImagePipeline
+import RenderLoop
+import TerminalFront
+
+/// Starting a grid: the terminal (live or headless), the image store, the bundled assets
+/// and what the environment says.
+enum GridLaunch {
+    /// The grid with ncurses: in the terminal, or headless into /dev/null at
+    /// COLUMNS×LINES (160×48 when unset), with its worker threads and the real clock.
+    static func runInTerminal(options: GridOptions, catalogue: Catalogue, postCount: Int, headless: Bool) throws
+        -> (stop: TerminalLoop.Stop, report: GridReport, app: GridApp) {
+        let wake = WakeSignal()
+        let signals = TerminationSignals(wake: wake)
+        let terminal: NcursesBackend
+        do {
+            if headless {
+                let size = headlessSize()
+                terminal = try .startHeadless(rows: size.rows, columns: size.columns)
+            } else {
+                terminal = try .start()
+            }
+        } catch { throw AppError(description: error.description, status: 2) }
+        let app = GridApp(options: options, catalogue: catalogue, postCount: postCount, terminal: terminal,
+                          clock: MonotonicClock(strategy: .recommended), showsHUD: options.hud ?? !headless, wake: wake)
+        let stress = StressLoad(threads: options.stress)
+        defer { stress.stop() }
+        let outcome = app.run(signals: signals)
+        return (outcome.stop, outcome.report, app)
+    }
+
+    /// The image store: worker threads behind the simulated network, or a scripted loader
+    /// on the caller's clock.
+    static func assetStore(options: GridOptions, images: GridApp.ImageLoading, clock: any FrameClock, wake: WakeSignal,
+                           colorMode: CellColorMode) -> AssetStore {
+        let placeholders = (try? PlaceholderCatalog(contentsOf: assetsFolder.appendingPathComponent("placeholders.json"))) ?? PlaceholderCatalog()
+        let network = SimulatedNetworkSource(latency: options.latency, jitter: options.latency / 2, seed: options.seed)
+        switch images {
+        case .workers:
+            return AssetStore(source: network, cacheLimit: options.cacheBytes, workers: options.workers, priority: options.workerPriority,
+                              wake: wake, colorMode: colorMode, placeholders: placeholders)
+        case .scripted(let prepare):
+            let loader = ScriptedAssetLoader(now: { [clock] in clock.now }, latency: network.delay(forRequest:), prepare: prepare)
+            return AssetStore(cache: PreparedImageCache(limit: options.cacheBytes), loader: loader, colorMode: colorMode, placeholders: placeholders)
+        }
+    }
+
+    /// A headless screen's size: COLUMNS and LINES when set, else 160×48.
+    static func headlessSize() -> (rows: Int, columns: Int) {
+        func value(_ name: String, _ fallback: Int) -> Int {
+            Platform.environment(name).flatMap { Int($0) }.map { min(max($0, 10), 1000) } ?? fallback
+        }
+        return (value("LINES", 48), value("COLUMNS", 160))
+    }
+
+    /// Words a search scenario types: the first word of the first titles, lowercased.
+    static func searchWords(from catalogue: Catalogue) -> [String] {
+        (0..<min(catalogue.baseCount, 12)).compactMap { catalogue.post($0).title.split(separator: " ").first.map { String($0.prefix(5)).lowercased() } }
+    }
+
+    /// The bundled Assets folder: `./Assets`, else the nearest `Assets` above the executable
+    /// (the build folder sits inside the checkout).
+    static var assetsFolder: URL {
+        let fileManager = FileManager.default
+        func hasCatalogue(_ url: URL) -> Bool { fileManager.fileExists(atPath: url.appendingPathComponent("catalog.json").path) }
+        let here = URL(fileURLWithPath: fileManager.currentDirectoryPath).appendingPathComponent("Assets")
+        if hasCatalogue(here) { return here }
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<8 {
+            let candidate = directory.appendingPathComponent("Assets")
+            if hasCatalogue(candidate) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        return here
+    }
+
+    static func colorMode(for capability: ColorCapability) -> CellColorMode {
+        switch capability {
+        case .direct: .truecolor
+        case .palette256: .palette240
+        case .palette16: .palette16
+        case .palette8: .palette8
+        case .none: .monochrome
+        }
+    }
+}

@@ -1,0 +1,225 @@
+import CellCanvas
+import CollectionView
+import DestinationsModel
+import DiffableData
+import ImagePipeline
+import RenderLoop
+
+/// Ours, not Foundation's.
+typealias IndexPath = DiffableData.IndexPath
+
+/// The grid as the person sees it: the state they chose, and the view, data source and
+/// image store wired to show it. Cells are configured here from the catalogue and the
+/// store; thumbnails are requested by data prefetching and when a cell shows a
+/// placeholder, and arrive by `reconfigureItems`; the filter and the order run as
+/// background applies. Main thread only; the frame loop (``GridApp``) drives it.
+final class GridScreen: CollectionViewPrefetching {
+    var state: GridState
+    let catalogue: Catalogue
+    let postCount: Int
+    let store: AssetStore
+    let clock: any FrameClock
+    /// Extra work per configured cell (`--cell-cost`), spun on the clock.
+    let cellCost: Duration
+    private(set) var detail: DetailView?
+    /// What configuring a cell costs, measured (sets the per-frame delivery limit).
+    private(set) var configureCost = CostPredictor()
+    private let queries: PostQueryEngine
+    private let execution: BackgroundExecution
+
+    /// Posts the first snapshot holds, so that the first screen never waits for a million:
+    /// the whole list follows from the background a few frames later.
+    static let initialPosts = 1024
+
+    private(set) lazy var view = CollectionView<Int, Int>(layout: GridLayout(minimumItemWidth: 28, itemHeight: PostCell.height, spacing: 1),
+                                                           clock: clock) { [unowned self] view, path, id in
+        view.dequeueConfiguredReusableCell(using: registration, for: path, item: id)
+    }
+    private(set) lazy var source = DiffableDataSource(collectionView: view, initial: Self.snapshot(Array(1...min(postCount, Self.initialPosts))),
+                                                      execution: execution)
+    private lazy var registration = CellRegistration<PostCell, Int> { [unowned self] cell, path, id in configure(cell, at: path, id: id) }
+
+    init(state: GridState, catalogue: Catalogue, postCount: Int, store: AssetStore, clock: any FrameClock,
+         cellCost: Duration = .zero, execution: BackgroundExecution = .serialQueue) {
+        self.state = state
+        self.catalogue = catalogue
+        self.postCount = postCount
+        self.store = store
+        self.clock = clock
+        self.cellCost = cellCost
+        self.execution = execution
+        queries = PostQueryEngine(catalogue: catalogue, postCount: postCount)
+        view.prefetchDataSource = self
+        if postCount > Self.initialPosts { requery(animated: false) }
+    }
+
+    static func snapshot(_ ids: [Int]) -> Snapshot<Int, Int> {
+        var snapshot = Snapshot<Int, Int>()
+        snapshot.appendSections([0])
+        snapshot.appendItems(ids)
+        return snapshot
+    }
+
+    // MARK: Data
+
+    /// Computes the posts the state's filter and order show, and the diff, on the data
+    /// source's background queue; a newer query supersedes one still running. The main
+    /// thread only commits the finished changeset.
+    func requery(animated: Bool = true) {
+        let query = state.query, queries = queries
+        source.applyInBackground(animatingDifferences: animated) { isSuperseded in
+            queries.run(query, isCancelled: isSuperseded).map(Self.snapshot)
+        }
+    }
+
+    /// True while a query is being computed or waits for the next commit.
+    var isQuerying: Bool { source.hasBackgroundWork }
+
+    /// Commits finished queries and keeps the selection on a shown post (the first, when
+    /// a filter hid it). Called before the view's commit, so the border is right at once.
+    func takeFinishedUpdates(at time: Duration) {
+        source.applyFinishedUpdates(at: time)
+        guard !source.contains(state.selected), let first = source.itemIdentifier(for: IndexPath(item: 0, section: 0)) else { return }
+        state.selected = first
+        source.reconfigureItems([first])
+    }
+
+    // MARK: Effects
+
+    /// Carries out what a key asked of the view and the data source.
+    func perform(_ effect: GridEffect, at time: Duration) {
+        switch effect {
+        case .requery: requery()
+        case .moveSelection(let delta): moveSelection(by: delta, at: time)
+        case .fling(let direction): fling(direction, at: time)
+        case .scroll(let rows): view.scroll(byRows: Double(rows), at: time)
+        case .wheel(let rows): view.wheel(rows: Double(rows), at: time)
+        case .page(let pages): view.scrollPage(pages, at: time)
+        case .scrollToTop: view.scrollToTop()
+        case .scrollToBottom: view.scrollToBottom()
+        case .reconfigure(let ids): source.reconfigureItems(ids)
+        case .openDetail(let id): openDetail(id)
+        case .closeDetail: closeDetail()
+        case .relayout, .repaint, .toggleIdleWork, .toggleRefreshRate: break  // the frame loop's
+        }
+    }
+
+    /// Rows per second of a fling key (J/K): comes to rest 200 rows on.
+    static let flingSpeed = 400.0
+
+    /// A fling in `direction`; flinging again while moving the same way adds speed, as a
+    /// second swipe does on a phone.
+    private func fling(_ direction: Double, at time: Duration) {
+        let current = view.physics.velocity
+        let speed = current * direction > 0 ? current + direction * Self.flingSpeed : direction * Self.flingSpeed
+        view.fling(speed: speed, at: time)
+    }
+
+    /// Moves the selection by `delta` items (±1 across, ±columns down), reconfiguring the
+    /// two cells whose border changes, and scrolls it into view.
+    private func moveSelection(by delta: Int, at time: Duration) {
+        guard let index = source.indexPath(for: state.selected)?.item else { return }
+        let target = min(max(index + delta, 0), source.numberOfItems - 1)
+        guard target != index, let next = source.itemIdentifier(for: IndexPath(item: target, section: 0)) else { return }
+        let old = state.selected
+        state.selected = next
+        source.reconfigureItems([old, next])
+        let frame = view.layout.frame(for: IndexPath(item: target, section: 0))
+        let top = view.physics.offset, height = Double(view.viewport.height)
+        if Double(frame.y) < top { view.scroll(byRows: Double(frame.y) - top, at: time) }
+        if Double(frame.maxY) > top + height { view.scroll(byRows: Double(frame.maxY) - top - height, at: time) }
+    }
+
+    /// Where the grid draws; the detail view covers the same area.
+    func setViewport(_ rect: Rect) {
+        view.setViewport(rect)
+        if let detail, detail.resize(to: rect) { loadDetailImage(detail) }
+    }
+
+    // MARK: Cells and thumbnails
+
+    func likes(of id: Int) -> Int { catalogue.likes(ofPost: id - 1) + state.likesAdded(to: id) }
+
+    private func thumbnailKey(for id: Int, at path: IndexPath) -> PreparedImageKey {
+        let size = PostCell.thumbnailSize(width: view.layout.frame(for: path).width)
+        return PreparedImageKey(asset: catalogue.post(id - 1).asset, columns: size.columns, rows: size.rows)
+    }
+
+    private func configure(_ cell: PostCell, at path: IndexPath, id: Int) {
+        let started = clock.now
+        defer { configureCost.record(clock.now - started) }
+        let post = catalogue.post(id - 1)
+        cell.title = post.title
+        cell.region = post.region
+        cell.likes = likes(of: id)
+        cell.isSelected = id == state.selected
+        if cellCost > .zero { clock.spin(for: cellCost) }
+        let key = thumbnailKey(for: id, at: path)
+        // `--images sync`: decoded at full size, here, while the frame waits.
+        let asset = state.imageMode == .sync ? store.prepareOnThisThread(key) : store.asset(for: key)
+        cell.image = asset.image
+        cell.isPlaceholder = asset.isPlaceholder
+        if case .failed(_, let error) = asset { cell.failure = error.shortLabel }
+        if case .placeholder = asset { requestThumbnail(id, key: key, at: path) }
+    }
+
+    /// Starts preparing a post's thumbnail unless it is under way (the store keeps that
+    /// record); the completion reconfigures the item, never a captured cell.
+    private func requestThumbnail(_ id: Int, key: PreparedImageKey, at path: IndexPath) {
+        let distance = abs(view.layout.frame(for: path).y - Int(view.physics.offset))
+        store.downloadOnce(key, priority: distance) { [unowned self] _ in
+            source.reconfigureItems([id])  // O(1): no snapshot copy, no diff
+        }
+    }
+
+    func prefetchItems(at indexPaths: [IndexPath]) {
+        guard state.imageMode == .async else { return }
+        for path in indexPaths {
+            guard let id = source.itemIdentifier(for: path) else { continue }
+            let key = thumbnailKey(for: id, at: path)
+            if case .placeholder = store.asset(for: key) { requestThumbnail(id, key: key, at: path) }
+        }
+    }
+
+    func cancelPrefetching(at indexPaths: [IndexPath]) {
+        for path in indexPaths {
+            guard let id = source.itemIdentifier(for: path) else { continue }
+            store.cancelDownload(of: thumbnailKey(for: id, at: path))
+        }
+    }
+
+    // MARK: Detail
+
+    /// Opens `id` large: its placeholder at once, the photo prepared off the main thread
+    /// at that size and swapped in when it arrives.
+    private func openDetail(_ id: Int) {
+        guard source.contains(id) else {
+            state.detailID = nil
+            return
+        }
+        let opened = DetailView(id: id, asset: catalogue.post(id - 1).asset, area: view.viewport)
+        detail = opened
+        loadDetailImage(opened)
+    }
+
+    private func loadDetailImage(_ shown: DetailView) {
+        shown.download?.cancel()
+        let key = shown.imageKey
+        let asset = store.asset(for: key)
+        shown.show(asset.image, placeholder: asset.isPlaceholder)
+        if case .failed(_, let error) = asset { shown.failure = error.shortLabel }
+        guard case .placeholder = asset else { return }
+        shown.download = store.download(key, priority: -1) { [weak shown] result in
+            guard let shown, shown.imageKey == key else { return }
+            switch result {
+            case .success(let image): shown.show(image, placeholder: false)
+            case .failure(let error): shown.failure = error.shortLabel
+            }
+        }
+    }
+
+    private func closeDetail() {
+        detail?.download?.cancel()
+        detail = nil
+    }
+}
