@@ -15,7 +15,10 @@ extension GridApp {
     /// How many posts are shown, and whether a query is still being computed.
     private var postsText: String {
         let shown = screen.source.numberOfItems, total = screen.postCount
-        if screen.isQuerying { return screen.state.filter.isEmpty && shown < total ? "loading \(total) posts…" : "filtering \(total) posts…" }
+        if screen.isQuerying {
+            let doing = !screen.hasLoadedAll ? "loading" : screen.state.filter.isEmpty ? "sorting" : "filtering"
+            return "\(doing) \(total) posts…"
+        }
         return shown == total ? "\(total) posts" : "\(shown) of \(total) posts"
     }
 

@@ -75,10 +75,15 @@ final class GridScreen: CollectionViewPrefetching {
     /// True while a query is being computed or waits for the next commit.
     var isQuerying: Bool { source.hasBackgroundWork }
 
+    /// Whether the whole list has arrived once (false while the first full snapshot is
+    /// still being built behind the first screen).
+    private(set) lazy var hasLoadedAll = postCount <= Self.initialPosts
+
     /// Commits finished queries and keeps the selection on a shown post (the first, when
     /// a filter hid it). Called before the view's commit, so the border is right at once.
     func takeFinishedUpdates(at time: Duration) {
         source.applyFinishedUpdates(at: time)
+        if !hasLoadedAll && !isQuerying { hasLoadedAll = true }
         guard !source.contains(state.selected), let first = source.itemIdentifier(for: IndexPath(item: 0, section: 0)) else { return }
         state.selected = first
         source.reconfigureItems([first])

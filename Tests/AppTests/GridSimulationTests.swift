@@ -163,6 +163,36 @@ import Testing
         #expect(grid.screen.contains("Cusco"))
     }
 
+    @Test func aMillionPostsStartFromTheFirstScreenAndTheRestFollows() throws {
+        let grid = try GridSimulation(GridSimulation.options(nil, seconds: 3600, posts: 1_000_000, rate: .hz120), showsHUD: false)
+        // Before any frame: only the first posts exist; the whole list is a background apply.
+        #expect(grid.app.screen.source.numberOfItems == GridScreen.initialPosts)
+        grid.frames(1)
+        #expect(grid.screen.contains("Cusco"))
+        grid.settle()
+        #expect(grid.app.screen.source.numberOfItems == 1_000_000)
+        #expect(grid.backend.rowTexts[0].contains("1000000 posts"), "header: \(grid.backend.rowTexts[0])")
+        grid.press(.character("G"))
+        let last = grid.app.screen.catalogue.post(999_999)
+        // Titles are cut to the cell's width; the region and likes are short.
+        #expect(grid.screen.contains("♥ \(last.numberOfLikes)") && grid.screen.contains(last.region), "the last post is reachable:\n\(grid.screen)")
+    }
+
+    @Test func filteringAMillionSaysHowManyMatchAndSortingKeepsThem() throws {
+        let grid = try GridSimulation(GridSimulation.options(nil, seconds: 3600, posts: 1_000_000, rate: .hz120), showsHUD: false)
+        grid.settle()
+        let catalogue = grid.app.screen.catalogue
+        let matchingEntries = (0..<catalogue.baseCount).filter { catalogue.entryText($0).title.lowercased().contains("bled") }
+        let matches = (0..<1_000_000).count { matchingEntries.contains(catalogue.entryIndex(ofPost: $0)) }
+        grid.press(.character("/"), .character("b"), .character("l"), .character("e"), .character("d"), .enter)
+        #expect(grid.backend.rowTexts[0].contains("\(matches) of 1000000 posts"), "header: \(grid.backend.rowTexts[0])")
+        #expect(grid.screen.contains("Lake Bled") && !grid.screen.contains("Cusco"))
+        grid.press(.character("s"))  // by title: still only the matches
+        #expect(grid.backend.rowTexts[0].contains("\(matches) of 1000000 posts"))
+        grid.press(.escape)
+        #expect(grid.backend.rowTexts[0].contains(" 1000000 posts"), "header: \(grid.backend.rowTexts[0])")
+    }
+
     @Test func quitEndsTheRun() throws {
         let grid = try grid()
         grid.press(.character("q"))
