@@ -22,6 +22,8 @@ final class BackgroundApplies<SectionID: Hashable & Sendable, ItemID: Hashable &
     /// The ticket of the latest build asked for. Its own lock: the main thread takes it
     /// only when asking for a build, so a build checking it can never delay a commit.
     private let latestBuild = Lock(0)
+    /// Values waiting to be freed on the queue (see ``release(_:_:)``).
+    private let discarded = Lock<(snapshots: [Snapshot<SectionID, ItemID>], changes: [Changeset<SectionID, ItemID>])>(([], []))
 
     init(base: Snapshot<SectionID, ItemID>, execution: BackgroundExecution) {
         self.base = Lock(base.clearingUpdateMarks())
@@ -67,11 +69,29 @@ final class BackgroundApplies<SectionID: Hashable & Sendable, ItemID: Hashable &
         }
     }
 
-    /// Drops these values on the background queue, so that freeing them (the last
-    /// reference) never costs the main thread.
-    func release(_ snapshots: [Snapshot<SectionID, ItemID>], _ changes: [Changeset<SectionID, ItemID>]) {
-        guard case .serialQueue = execution else { return }
-        queue.async { withExtendedLifetime((snapshots, changes)) {} }
+    /// Takes these values from the caller (its arrays are emptied) and frees them on the
+    /// background queue, so that dropping the last reference never costs the main thread.
+    /// The queue is told only after the caller's references are gone: it always holds the
+    /// last one.
+    func release(_ snapshots: inout [Snapshot<SectionID, ItemID>], _ changes: inout [Changeset<SectionID, ItemID>]) {
+        guard case .serialQueue = execution else {
+            snapshots.removeAll()
+            changes.removeAll()
+            return
+        }
+        discarded.withLock { box in
+            box.snapshots += snapshots
+            box.changes += changes
+        }
+        snapshots.removeAll()
+        changes.removeAll()
+        queue.async { [discarded] in
+            let dropped = discarded.withLock { box in
+                defer { box = ([], []) }
+                return box
+            }
+            withExtendedLifetime(dropped) {}  // freed here, on the queue
+        }
     }
 
     func takeFinished() -> [Update] {

@@ -100,7 +100,7 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
     public var liveCellCount: Int { live.count }
     public var visibleCellCount: Int { live.values.count { $0.isVisible } }
     /// The cells on screen, in no particular order (for per-frame statistics).
-    public var visibleCells: some Sequence<CollectionViewCell> { live.values.lazy.filter(\.isVisible).map(\.cell) }
+    public var visibleCells: some Sequence<CollectionViewCell> { live.values.lazy.filter { $0.isVisible }.map { $0.cell } }
     public var preparedCellCount: Int { live.values.count { !$0.isVisible } }
     public var pooledCellCount: Int { pools.values.reduce(0) { $0 + $1.count } }
 

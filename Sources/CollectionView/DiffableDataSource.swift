@@ -114,11 +114,7 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
     /// calls it at the start of each commit; an owner that must see the new truth before
     /// the commit (to keep a selection on a shown item) may call it first.
     public func applyFinishedUpdates(at time: Duration) {
-        if !retired.isEmpty || !retiredChanges.isEmpty {
-            inbox.release(retired, retiredChanges)
-            retired = []
-            retiredChanges = []
-        }
+        if !retired.isEmpty || !retiredChanges.isEmpty { inbox.release(&retired, &retiredChanges) }
         for update in inbox.takeFinished() { pending.append(.apply(snapshot: update.snapshot, changes: update.changes, animated: update.animated)) }
         for update in pending {
             switch update {

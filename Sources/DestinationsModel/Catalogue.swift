@@ -43,8 +43,12 @@ public struct Catalogue: Sendable {
         let assetID: String
     }
 
-    let entries: [Entry]
-    let photoPaths: [String: String]
+    private(set) var entries: [Entry]
+    private(set) var photoPaths: [String: String]
+    /// False while a ``PhotoFolderScan`` is still reading the folder: more entries follow.
+    public internal(set) var isComplete = true
+    /// A photo folder's name: the region of each of its posts.
+    private var region = ""
     /// Files a photo folder held that are not usable photos, with why (empty for catalogue.json).
     public private(set) var skippedFiles: [SkippedFile] = []
     /// A browsed folder shows each photo whole the first time round; only repeats are crops.
@@ -79,32 +83,50 @@ public struct Catalogue: Sendable {
     /// The photos of any folder as posts: JPEG and PNG files (recognised by their first
     /// bytes, not their names), titled after the file, the folder as region. Unreadable and
     /// non-image files are skipped and listed in ``skippedFiles``; subfolders are not entered.
+    /// Reads every file before it returns; ``PhotoFolderScan`` returns after the first screen.
     public init(photosIn folder: URL) throws(CatalogueError) {
-        let names: [String]
-        do { names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() } catch {
+        var catalogue = try Catalogue(emptyPhotoFolder: folder)
+        catalogue.addPhotos(named: try Self.fileNames(in: folder)[...], in: folder)
+        guard !catalogue.entries.isEmpty else { throw .noPhotos(path: folder.path, skipped: catalogue.skippedFiles.count) }
+        self = catalogue
+    }
+
+    /// A photo folder's catalogue before any file is read.
+    init(emptyPhotoFolder folder: URL) throws(CatalogueError) {
+        entries = []
+        photoPaths = [:]
+        showsWholePhotosFirst = true
+        region = folder.standardizedFileURL.lastPathComponent
+    }
+
+    /// The folder's entries by name, hidden ones left out.
+    static func fileNames(in folder: URL) throws(CatalogueError) -> [String] {
+        do { return try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }.sorted() } catch {
             throw .unreadable(path: folder.path, reason: Self.reason(error))
         }
-        var entries: [Entry] = [], paths: [String: String] = [:], skipped: [SkippedFile] = []
-        let region = folder.standardizedFileURL.lastPathComponent
-        for name in names where !name.hasPrefix(".") {
+    }
+
+    /// Sniffs `names` in order, adding each photo as an entry and each other file to the
+    /// skipped list (folders are passed over); returns how many photos were added.
+    @discardableResult
+    mutating func addPhotos(named names: ArraySlice<String>, in folder: URL) -> Int {
+        var added = 0
+        for name in names {
             let path = folder.appendingPathComponent(name).path
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { continue }
             switch PhotoSniffer.kind(ofFileAt: path) {
             case .success:
                 let id = entries.count + 1
                 let title = (name as NSString).deletingPathExtension.replacingOccurrences(of: "_", with: " ").replacingOccurrences(of: "-", with: " ")
                 entries.append(Entry(id: id, title: title, region: region, numberOfLikes: Int(Self.stableHash(name) % 5000), assetID: "\(id)"))
-                paths["\(id)"] = path
+                photoPaths["\(id)"] = path
+                added += 1
+            case .failure(let rejection) where rejection.reason == PhotoSniffer.folderReason:
+                continue
             case .failure(let rejection):
-                skipped.append(SkippedFile(name: name, reason: rejection.reason))
+                skippedFiles.append(SkippedFile(name: name, reason: rejection.reason))
             }
         }
-        guard !entries.isEmpty else { throw .noPhotos(path: folder.path, skipped: skipped.count) }
-        self.entries = entries
-        photoPaths = paths
-        skippedFiles = skipped
-        showsWholePhotosFirst = true
+        return added
     }
 
     /// FNV-1a: the same number for the same name in every run (Hasher is seeded per process).

@@ -18,6 +18,9 @@ enum PhotoSniffer {
         let reason: String
     }
 
+    /// Folders are not photos, nor files skipped: a folder's subfolders are not entered.
+    static let folderReason = "a folder"
+
     static func kind(ofFileAt path: String) -> Result<Kind, Rejection> {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else { return .failure(Rejection(reason: reason(forOpenError: errno, path: path))) }
@@ -58,7 +61,7 @@ enum PhotoSniffer {
         case S_IFIFO: "a named pipe, not a photo"
         case S_IFSOCK: "a socket, not a photo"
         case S_IFCHR, S_IFBLK: "a device, not a photo"
-        case S_IFDIR: "a folder"
+        case S_IFDIR: folderReason
         default: "not a regular file"
         }
     }

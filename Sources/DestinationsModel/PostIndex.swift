@@ -6,7 +6,7 @@
 public final class PostIndex: Sendable {
     public let postCount: Int
     let catalogue: Catalogue
-    let entryCount: Int
+    public let entryCount: Int
     let titles: [UInt8], titleStarts: [Int]
     let regions: [UInt8], regionStarts: [Int]
     let titleRank: [Int], regionRank: [Int]

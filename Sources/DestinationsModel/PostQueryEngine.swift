@@ -7,20 +7,21 @@ import CoreKit
 ///
 /// Its lock is taken only by the background queue: the main thread never waits on it.
 public final class PostQueryEngine: Sendable {
-    private let catalogue: Catalogue
-    private let postCount: Int
     private let state = Lock<(index: PostIndex?, last: (query: PostQuery, ids: [Int])?)>((nil, nil))
 
-    public init(catalogue: Catalogue, postCount: Int) {
-        self.catalogue = catalogue
-        self.postCount = postCount
-    }
+    public init() {}
 
-    /// The ids `query` shows, in its order, or nil when cancelled midway.
-    public func run(_ query: PostQuery, isCancelled: () -> Bool = { false }) -> [Int]? {
+    /// The ids of `catalogue`'s first `postCount` posts that `query` shows, in its order,
+    /// or nil when cancelled midway. The index is built again only when the catalogue grew
+    /// (a photo folder still being read) or the post count changed.
+    public func run(_ query: PostQuery, over catalogue: Catalogue, postCount: Int, isCancelled: () -> Bool = { false }) -> [Int]? {
         let (index, previous) = state.withLock { state in
-            if state.index == nil { state.index = PostIndex(catalogue: catalogue, postCount: postCount) }
-            return (state.index!, state.last)
+            if let index = state.index, index.postCount == postCount, index.entryCount == catalogue.baseCount {
+                return (index, state.last)
+            }
+            let index = PostIndex(catalogue: catalogue, postCount: postCount)
+            state = (index, nil)
+            return (index, nil)
         }
         guard let ids = index.ids(for: query, narrowing: previous, isCancelled: isCancelled) else { return nil }
         state.withLock { $0.last = (query, ids) }

@@ -87,16 +87,12 @@ public final class CanvasPresenter {
         }
         cellsWritten = 0
         let window = cnc_stdscr()
-        let compare = isShownValid
-        for y in 0..<canvas.rows {
-            for x in 0..<canvas.columns {
-                let cell = canvas[x, y]
-                if cell.isContinuation { continue }
-                if compare, shown[x, y] == cell, (x + 1 >= canvas.columns || shown[x + 1, y] == canvas[x + 1, y]) { continue }
-                write(cell, x: x, y: y, window: window)
-                cellsWritten += 1
-            }
+        var written = 0
+        canvas.forEachCellToSend(comparedTo: isShownValid ? shown : nil) { x, y, cell in
+            write(cell, x: x, y: y, window: window)
+            written += 1
         }
+        cellsWritten = written
         let wasValid = isShownValid
         shown.assign(canvas)
         isShownValid = true

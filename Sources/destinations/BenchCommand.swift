@@ -65,9 +65,8 @@ struct BenchCommand: ParsableCommand {
         base.seed = seed
         base.scenario = scenario
         base.stress = stress
-        let loaded = try base.loadCatalogue()
         func run(_ options: GridOptions) throws -> GridReport {
-            let outcome = try GridLaunch.runInTerminal(options: options, catalogue: loaded.catalogue, postCount: loaded.posts, headless: true)
+            let outcome = try GridLaunch.runInTerminal(options: options, headless: true)
             try TerminalLoop.checkSignal(outcome.stop)
             return outcome.report
         }

@@ -12,7 +12,7 @@ extension GridApp {
         if somethingHappened { return false }
         let view = screen.view
         if view.physics.isMoving || view.isAnimatingUpdate { return false }
-        if screen.store.hasWorkForMainThread || screen.isQuerying { return false }
+        if screen.store.hasWorkForMainThread || screen.isQuerying || photoScan?.updates.mayHaveMessages == true { return false }
         if scheduler.isIdleWorkEnabled && view.hasIdleWork { return false }
         if let due = nextScheduledWork, clock.now >= due { return false }
         return true

@@ -18,6 +18,8 @@ final class GridApp: FrameDelegate {
     let scheduler: FrameScheduler
     let screen: GridScreen
     var scenario: ScenarioDriver?
+    /// A photo folder still being read: each update is a bigger catalogue.
+    let photoScan: PhotoFolderScan?
     var stats: RunStats
     let startedAt: Duration
     /// The frame being drawn, kept and reset every frame (no allocation in the steady state).
@@ -47,7 +49,7 @@ final class GridApp: FrameDelegate {
 
     /// A grid on `terminal`, its frames timed by `clock`; the first frame is drawn by the
     /// first `scheduler.runFrame`.
-    init(options: GridOptions, catalogue: Catalogue, postCount: Int, terminal: any TerminalBackend,
+    init(options: GridOptions, loaded: LoadedCatalogue, terminal: any TerminalBackend,
          clock: any FrameClock, images: ImageLoading = .workers, showsHUD: Bool = true, wake: WakeSignal = WakeSignal()) {
         self.options = options
         self.wake = wake
@@ -59,11 +61,12 @@ final class GridApp: FrameDelegate {
                                           colorMode: GridLaunch.colorMode(for: terminal.capability))
         let state = GridState(showsHUD: showsHUD, imageMode: options.images)
         let execution: BackgroundExecution = if case .scripted = images { .inline } else { .serialQueue }
-        screen = GridScreen(state: state, catalogue: catalogue, postCount: postCount, store: store, clock: clock,
+        screen = GridScreen(state: state, catalogue: loaded.catalogue, postCount: loaded.posts, store: store, clock: clock,
                             cellCost: options.cellCost, execution: execution)
+        photoScan = loaded.scan
         if options.traceLifecycle { screen.view.lifecycleLog = [] }
         if let kind = options.scenario {
-            scenario = ScenarioDriver(kind: kind, seed: options.seed, words: GridLaunch.searchWords(from: catalogue))
+            scenario = ScenarioDriver(kind: kind, seed: options.seed, words: GridLaunch.searchWords(from: loaded.catalogue))
         }
         stats = RunStats(duration: options.duration)
         scheduler.idleWork = screen.view
@@ -79,6 +82,7 @@ final class GridApp: FrameDelegate {
     /// before it returns.
     func run(signals: TerminationSignals) -> (stop: TerminalLoop.Stop, report: GridReport) {
         let stop = TerminalLoop.run(scheduler, self, terminal: terminal, signals: signals, beforeEnd: measureFullPaint) { isDone }
+        photoScan?.stop()
         return (stop, makeReport())
     }
 
@@ -111,6 +115,10 @@ final class GridApp: FrameDelegate {
         // delivery, a key, a scripted key; see GridApp+Quiet).
         somethingHappened = false
         if screen.store.deliverCompletions(limit: deliveryLimit(for: frame)) > 0 { somethingHappened = true }
+        if let latest = photoScan?.updates.drainIfAvailable()?.last {
+            screen.replaceCatalogue(latest)
+            somethingHappened = true
+        }
     }
 
     /// How many image completions this frame can take: each reconfigures a cell inside

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DestinationsModel
 import ImagePipeline
+import CoreKit
 import Foundation
 import RenderLoop
 
@@ -100,8 +101,7 @@ struct GridCommand: ParsableCommand {
             duration: duration.map { .milliseconds($0 * 1000) } ?? (scenario != nil ? .seconds(5) : nil),
             seed: seed, traceLifecycle: traceLifecycle != nil, stress: stress,
             workers: workers ?? AssetLoader.defaultWorkers, workerPriority: workerPriority, hud: hud.map { $0 == .on })
-        let loaded = try options.loadCatalogue()
-        let outcome = try GridLaunch.runInTerminal(options: options, catalogue: loaded.catalogue, postCount: loaded.posts, headless: headless)
+        let outcome = try GridLaunch.runInTerminal(options: options, headless: headless)
         try TerminalLoop.checkTerminal(outcome.stop)
         print(report == .json ? outcome.report.json() : outcome.report.text())
         try writeTraces(outcome.app)
@@ -142,18 +142,29 @@ struct GridOptions: Sendable {
     var hud: Bool?
 
     /// The catalogue to show and how many posts; a photo folder's skipped files are kept
-    /// in the catalogue for the header and the report.
-    func loadCatalogue() throws -> (catalogue: Catalogue, posts: Int) {
+    /// in the catalogue for the header and the report. A photo folder without `--posts`
+    /// returns after its first screen's photos, the scan going on in the background and
+    /// ringing `wake` with each batch; with `--posts` (posts repeat the photos, so all
+    /// must be known) it is read whole first.
+    func loadCatalogue(wake: WakeSignal? = nil) throws -> LoadedCatalogue {
         do {
-            if let photos {
-                let catalogue = try Catalogue(photosIn: URL(fileURLWithPath: photos))
-                return (catalogue, posts ?? catalogue.baseCount)
-            }
-            return (try Catalogue(folder: GridLaunch.assetsFolder), posts ?? 1000)
+            guard let photos else { return LoadedCatalogue(catalogue: try Catalogue(folder: GridLaunch.assetsFolder), posts: posts ?? 1000) }
+            let folder = URL(fileURLWithPath: photos)
+            if let posts { return LoadedCatalogue(catalogue: try Catalogue(photosIn: folder), posts: posts) }
+            let (catalogue, scan) = try PhotoFolderScan.start(folder, wake: wake)
+            return LoadedCatalogue(catalogue: catalogue, posts: catalogue.baseCount, scan: scan)
         } catch {
             throw AppError(description: error.description, status: 1)
         }
     }
+}
+
+/// The posts a grid starts with: a catalogue, how many posts, and the scan of a photo
+/// folder still being read (its updates grow the catalogue).
+struct LoadedCatalogue {
+    var catalogue: Catalogue
+    var posts: Int
+    var scan: PhotoFolderScan? = nil
 }
 
 extension WorkerPriority: ExpressibleByArgument {}

@@ -11,9 +11,9 @@ import TerminalFront
 enum GridLaunch {
     /// The grid with ncurses: in the terminal, or headless into /dev/null at
     /// COLUMNS×LINES (160×48 when unset), with its worker threads and the real clock.
-    static func runInTerminal(options: GridOptions, catalogue: Catalogue, postCount: Int, headless: Bool) throws
-        -> (stop: TerminalLoop.Stop, report: GridReport, app: GridApp) {
+    static func runInTerminal(options: GridOptions, headless: Bool) throws -> (stop: TerminalLoop.Stop, report: GridReport, app: GridApp) {
         let wake = WakeSignal()
+        let loaded = try options.loadCatalogue(wake: wake)
         let signals = TerminationSignals(wake: wake)
         let terminal: NcursesBackend
         do {
@@ -24,7 +24,7 @@ enum GridLaunch {
                 terminal = try .start()
             }
         } catch { throw AppError(description: error.description, status: 2) }
-        let app = GridApp(options: options, catalogue: catalogue, postCount: postCount, terminal: terminal,
+        let app = GridApp(options: options, loaded: loaded, terminal: terminal,
                           clock: MonotonicClock(strategy: .recommended), showsHUD: options.hud ?? !headless, wake: wake)
         let stress = StressLoad(threads: options.stress)
         defer { stress.stop() }

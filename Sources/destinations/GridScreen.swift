@@ -15,8 +15,9 @@ typealias IndexPath = DiffableData.IndexPath
 /// background applies. Main thread only; the frame loop (``GridApp``) drives it.
 final class GridScreen: CollectionViewPrefetching {
     var state: GridState
-    let catalogue: Catalogue
-    let postCount: Int
+    /// Grows while a photo folder is still being read (``replaceCatalogue(_:)``).
+    private(set) var catalogue: Catalogue
+    private(set) var postCount: Int
     let store: AssetStore
     let clock: any FrameClock
     /// Extra work per configured cell (`--cell-cost`), spun on the clock.
@@ -48,7 +49,7 @@ final class GridScreen: CollectionViewPrefetching {
         self.clock = clock
         self.cellCost = cellCost
         self.execution = execution
-        queries = PostQueryEngine(catalogue: catalogue, postCount: postCount)
+        queries = PostQueryEngine()
         view.prefetchDataSource = self
         if postCount > Self.initialPosts { requery(animated: false) }
     }
@@ -66,10 +67,18 @@ final class GridScreen: CollectionViewPrefetching {
     /// source's background queue; a newer query supersedes one still running. The main
     /// thread only commits the finished changeset.
     func requery(animated: Bool = true) {
-        let query = state.query, queries = queries
+        let query = state.query, queries = queries, catalogue = catalogue, postCount = postCount
         source.applyInBackground(animatingDifferences: animated) { isSuperseded in
-            queries.run(query, isCancelled: isSuperseded).map(Self.snapshot)
+            queries.run(query, over: catalogue, postCount: postCount, isCancelled: isSuperseded).map(Self.snapshot)
         }
+    }
+
+    /// A photo folder's catalogue with more photos read: one post per photo, shown
+    /// through a background apply like any query.
+    func replaceCatalogue(_ newer: Catalogue) {
+        catalogue = newer
+        postCount = newer.baseCount
+        requery(animated: false)
     }
 
     /// True while a query is being computed or waits for the next commit.

@@ -22,7 +22,7 @@ struct GridSimulation {
         backend = TestBackend(rows: rows, columns: columns)
         clock = VirtualClock()
         let colorMode = GridLaunch.colorMode(for: backend.capability)
-        app = GridApp(options: options, catalogue: loaded.catalogue, postCount: loaded.posts, terminal: backend, clock: clock,
+        app = GridApp(options: options, loaded: loaded, terminal: backend, clock: clock,
                       images: .scripted(prepare: { key in
                           .success(Self.placeholders.placeholder(for: key.asset, columns: key.columns, rows: key.rows, colorMode: colorMode))
                       }), showsHUD: showsHUD)

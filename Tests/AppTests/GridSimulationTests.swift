@@ -1,6 +1,7 @@
 @testable import destinations
 import RenderLoop
 import TerminalFront
+import Foundation
 import Testing
 
 /// The grid's figures on a virtual clock: exact, so they may decide a test.
@@ -191,6 +192,28 @@ import Testing
         #expect(grid.backend.rowTexts[0].contains("\(matches) of 1000000 posts"))
         grid.press(.escape)
         #expect(grid.backend.rowTexts[0].contains(" 1000000 posts"), "header: \(grid.backend.rowTexts[0])")
+    }
+
+    @Test func aLargePhotoFolderGrowsIntoTheGridWhileItIsRead() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("grid-photos-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10, 0x4A, 0x46, 0x49, 0x46])
+        for index in 0..<700 { try jpeg.write(to: folder.appendingPathComponent(String(format: "shot-%04d.jpg", index))) }
+        var options = GridSimulation.options(nil, seconds: 3600, posts: 0, rate: .hz60)
+        options.posts = nil
+        options.photos = folder.path
+        let grid = try GridSimulation(options)
+        #expect(grid.app.screen.postCount == 64, "the first screen's photos only")
+        // The scan runs on a real thread: frames until the header says it is done.
+        let end = Date().addingTimeInterval(20)
+        while !grid.backend.rowTexts[0].contains(" 700 posts") && Date() < end {
+            grid.frames(1)
+            usleep(1000)
+        }
+        #expect(grid.backend.rowTexts[0].contains(" 700 posts"), "header: \(grid.backend.rowTexts[0])")
+        grid.press(.character("G"))
+        #expect(grid.screen.contains("shot 0699"), "the last photo is in the grid:\n\(grid.screen)")
     }
 
     @Test func quitEndsTheRun() throws {

@@ -73,13 +73,15 @@ import Testing
     }
 
     @Test func theEngineRemembersTheLastResult() {
-        let engine = PostQueryEngine(catalogue: catalogue, postCount: 1000)
-        let first = engine.run(PostQuery(filter: "la"))!
-        let second = engine.run(PostQuery(filter: "lak"))!
+        let engine = PostQueryEngine()
+        let first = engine.run(PostQuery(filter: "la"), over: catalogue, postCount: 1000)!
+        let second = engine.run(PostQuery(filter: "lak"), over: catalogue, postCount: 1000)!
         #expect(second == expected(PostQuery(filter: "lak"), posts: 1000))
         #expect(Set(second).isSubset(of: Set(first)))
-        #expect(engine.run(PostQuery(filter: "x"), isCancelled: { true }) == nil)
+        #expect(engine.run(PostQuery(filter: "x"), over: catalogue, postCount: 1000, isCancelled: { true }) == nil)
         // A cancelled query leaves the last finished one in place.
-        #expect(engine.run(PostQuery(filter: "lake"))! == expected(PostQuery(filter: "lake"), posts: 1000))
+        #expect(engine.run(PostQuery(filter: "lake"), over: catalogue, postCount: 1000)! == expected(PostQuery(filter: "lake"), posts: 1000))
+        // More posts: a new index, no narrowing from the old result.
+        #expect(engine.run(PostQuery(filter: "lake"), over: catalogue, postCount: 2000)! == expected(PostQuery(filter: "lake"), posts: 2000))
     }
 }
