@@ -176,6 +176,11 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
 
     /// Steps 1–5 of the class comment, for the frame presented at `time`.
     /// - Complexity: O(visible + prepared + changes in the preload range).
+    ///
+    /// Specialized here for integer identifiers (what the app uses): called from another
+    /// module, the generic commit looked up dictionary and snapshot metadata at run time
+    /// on every frame (about 10 % of a fling's main thread; commit p50 0.89 → 0.79 ms).
+    @_specialize(exported: true, where SectionID == Int, ItemID == Int)
     public func commit(at time: Duration, into canvas: inout Canvas) {
         catchUpTimeInLastCommit = .zero
         dataSource?.applyFinishedUpdates(at: time)
@@ -283,6 +288,7 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
     // MARK: Idle work
 
     /// The next unprepared item in the scroll direction inside the prepared range.
+    @_specialize(exported: true, where SectionID == Int, ItemID == Int)  // as commit
     public func nextIdleJob(for frame: FrameInfo) -> IdleJob? {
         guard let (path, item) = nextUnpreparedItem() else { return nil }
         return IdleJob(kind: "cell") { [self] in

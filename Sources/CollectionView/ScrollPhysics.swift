@@ -1,5 +1,3 @@
-import Foundation
-
 /// Scrolling in rows, as UIScrollView moves: animated steps and pages that ease out, flings
 /// that decelerate by 0.998 per millisecond, wheel ticks that add velocity, and hard stops
 /// at both ends. Time comes from outside (the frame's presentation time), so the same
@@ -77,7 +75,8 @@ public struct ScrollPhysics: Sendable {
                 offset = current.to
                 animation = nil
             } else {
-                let eased = 1 - pow(1 - max(elapsed, 0), 3)  // ease-out cubic
+                let rest = 1 - max(elapsed, 0)
+                let eased = 1 - rest * rest * rest  // ease-out cubic
                 offset = current.from + (current.to - current.from) * eased
             }
             return
@@ -85,8 +84,8 @@ public struct ScrollPhysics: Sendable {
         guard velocity != 0, let last = lastTime else { return }
         let ms = max(0, (time - last) / .milliseconds(1))
         let d = Self.decelerationPerMillisecond
-        let decay = pow(d, ms)
-        offset += (velocity / 1000) * (decay - 1) / log(d)
+        let decay = Platform.power(d, ms)
+        offset += (velocity / 1000) * (decay - 1) / Platform.naturalLog(d)
         velocity *= decay
         // Stop at an end only when moving into it: a fling that starts at the top and
         // goes down must not be stopped by the top.
@@ -99,6 +98,6 @@ public struct ScrollPhysics: Sendable {
 
     /// Where a fling at `speed` comes to rest, before clamping: v₀ / (1000 · −ln d).
     public static func flingDistance(speed: Double) -> Double {
-        speed / 1000 / -log(decelerationPerMillisecond)
+        speed / 1000 / -Platform.naturalLog(decelerationPerMillisecond)
     }
 }

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// State guarded by a `pthread_mutex_t`: the one lock type of the project.
 ///
@@ -14,7 +9,7 @@ import Darwin
 /// Keep what runs under the lock short (a few loads and stores): the main thread takes
 /// these locks inside frames, so nothing slow may run while one is held.
 public final class Lock<State>: @unchecked Sendable where State: Sendable {
-    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let mutex: UnsafeMutablePointer<Platform.Mutex>
     /// Behind a pointer rather than in a stored property: a class's `var` pays a dynamic
     /// exclusivity check on every access, which doubled the cost of a lock/unlock pair.
     @usableFromInline let state: UnsafeMutablePointer<State>
@@ -22,16 +17,11 @@ public final class Lock<State>: @unchecked Sendable where State: Sendable {
     public init(_ initial: State) {
         state = .allocate(capacity: 1)
         state.initialize(to: initial)
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        let status = pthread_mutex_init(mutex, nil)
-        precondition(status == 0, "pthread_mutex_init failed with \(status)")
+        mutex = Platform.makeMutex()
     }
 
     deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
+        Platform.destroyMutex(mutex)
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -39,8 +29,8 @@ public final class Lock<State>: @unchecked Sendable where State: Sendable {
     /// Runs `body` with exclusive access to the state.
     @inlinable
     public func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        Platform.lock(mutex)
+        defer { Platform.unlock(mutex) }
         return try body(&state.pointee)
     }
 
@@ -51,8 +41,8 @@ public final class Lock<State>: @unchecked Sendable where State: Sendable {
     /// seen as 20–300 ms commits under load); the main thread tries again next frame.
     @inlinable
     public func withLockIfAvailable<Result>(_ body: (inout State) throws -> Result) rethrows -> Result? {
-        guard pthread_mutex_trylock(mutex) == 0 else { return nil }
-        defer { pthread_mutex_unlock(mutex) }
+        guard Platform.tryLock(mutex) else { return nil }
+        defer { Platform.unlock(mutex) }
         return try body(&state.pointee)
     }
 }

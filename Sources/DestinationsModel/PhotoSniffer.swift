@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Tells photos from other files by their first bytes, so a folder of anything can be
 /// browsed: a misnamed file is judged by its content, anything else is skipped with its
 /// reason.
@@ -22,47 +18,38 @@ enum PhotoSniffer {
     static let folderReason = "a folder"
 
     static func kind(ofFileAt path: String) -> Result<Kind, Rejection> {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { return .failure(Rejection(reason: reason(forOpenError: errno, path: path))) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return .failure(Rejection(reason: "cannot be read")) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { return .failure(Rejection(reason: describe(mode: info.st_mode))) }
-        var head = [UInt8](repeating: 0, count: 8)
-        var count = 0
-        while count < head.count {
-            let got = head.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
-            if got < 0 && errno == EINTR { continue }
-            if got < 0 { return .failure(Rejection(reason: "cannot be read")) }
-            if got == 0 { break }
-            count += got
+        let descriptor: Int32
+        switch Platform.openNonBlocking(path) {
+        case .success(let opened): descriptor = opened
+        case .failure(let failure): return .failure(Rejection(reason: reason(for: failure, path: path)))
         }
-        let bytes = Array(head.prefix(count))
+        defer { Platform.close(descriptor) }
+        guard let type = Platform.fileType(of: descriptor) else { return .failure(Rejection(reason: "cannot be read")) }
+        guard type == .regular else { return .failure(Rejection(reason: describe(type))) }
+        guard let bytes = Platform.readHead(descriptor, count: 8) else { return .failure(Rejection(reason: "cannot be read")) }
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return .success(.jpeg) }
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .success(.png) }
         return .failure(Rejection(reason: bytes.isEmpty ? "empty" : "not a JPEG or PNG"))
     }
 
-    private static func reason(forOpenError code: Int32, path: String) -> String {
-        switch code {
-        case ELOOP: return "a symbolic link loop"
-        case ENOENT: return "a broken link"
-        case EACCES, EPERM: return "cannot be read (permission denied)"
-        case ENXIO:
-            var info = stat()
-            if stat(path, &info) == 0 { return describe(mode: info.st_mode) }
-            return "cannot be read"
-        default: return "cannot be read"
+    private static func reason(for failure: Platform.OpenFailure, path: String) -> String {
+        switch failure {
+        case .loop: "a symbolic link loop"
+        case .missing: "a broken link"
+        case .denied: "cannot be read (permission denied)"
+        // A socket (or a FIFO without reader on some systems) refuses the open itself.
+        case .noReader: Platform.fileType(atPath: path).map(describe) ?? "cannot be read"
+        case .other: "cannot be read"
         }
     }
 
-    private static func describe(mode: mode_t) -> String {
-        switch mode & S_IFMT {
-        case S_IFIFO: "a named pipe, not a photo"
-        case S_IFSOCK: "a socket, not a photo"
-        case S_IFCHR, S_IFBLK: "a device, not a photo"
-        case S_IFDIR: folderReason
-        default: "not a regular file"
+    private static func describe(_ type: Platform.FileType) -> String {
+        switch type {
+        case .fifo: "a named pipe, not a photo"
+        case .socket: "a socket, not a photo"
+        case .device: "a device, not a photo"
+        case .directory: folderReason
+        case .regular, .other: "not a regular file"
         }
     }
 }

@@ -1,5 +1,4 @@
 import CoreKit
-import Foundation
 import Synchronization
 
 /// The background half over threads: a transfer pool that waits on the source, and a
@@ -20,7 +19,7 @@ public final class AssetLoader: AssetLoading, Sendable {
     public static let defaultTransfers = 16
 
     /// Decoding threads: one per core (DECISIONS.md, D-019, for 1 against 2 on 2 cores).
-    public static var defaultWorkers: Int { ProcessInfo.processInfo.activeProcessorCount }
+    public static var defaultWorkers: Int { Platform.activeProcessorCount }
 
     init(source: any AssetSource, workers: Int, priority: WorkerPriority, transfers: Int, wake: WakeSignal?, colorMode: CellColorMode) {
         self.source = source

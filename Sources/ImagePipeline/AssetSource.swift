@@ -1,5 +1,4 @@
 import CoreKit
-import Foundation
 
 /// Where an asset's original file comes from. The default is a local directory that
 /// behaves like a server: every fetch waits a simulated network latency first.
@@ -38,7 +37,7 @@ public struct SimulatedNetworkSource: AssetSource {
         while remaining > .zero {
             if cancellation.isCancelled { return nil }
             let step = min(slice, remaining)
-            Thread.sleep(forTimeInterval: Double(step.nanoseconds) / 1e9)
+            Platform.sleep(for: step)
             remaining -= step
         }
         return cancellation.isCancelled ? nil : asset.path

@@ -1,5 +1,4 @@
 import CoreKit
-import Foundation
 
 /// What the store shows for an item right now.
 public enum Asset: Sendable {

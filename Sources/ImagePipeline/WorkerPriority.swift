@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// How much CPU a pool's threads may take from the frame loop.
 ///
 /// The frame loop has priority over everything else the process does, as the render
@@ -34,34 +30,16 @@ public enum WorkerPriority: String, Sendable, CaseIterable {
     /// Applies to the calling thread only; returns false if the system refused.
     @discardableResult
     public func applyToCurrentThread() -> Bool {
-        #if os(Linux)
         switch self {
-        case .normal, .mixed:
-            return true
-        case .low:
-            // who = 0 is the calling thread on Linux (the nice value is per thread).
-            return setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Self.lowNice) == 0
-        case .idle:
-            var parameters = sched_param()
-            return sched_setscheduler(0, Self.schedIdle, &parameters) == 0
+        case .normal, .mixed: true
+        case .low: Platform.setCurrentThreadNice(Self.lowNice)
+        case .idle: Platform.setCurrentThreadIdleClass()
         }
-        #else
-        return false
-        #endif
     }
 
     /// The nice value of the calling thread.
-    public static var currentThreadNice: Int32 {
-        #if os(Linux)
-        getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
-        #else
-        0
-        #endif
-    }
+    public static var currentThreadNice: Int32 { Platform.currentThreadNice }
 
     /// The nice value of `low`.
     static let lowNice: Int32 = 10
-
-    /// Linux's `SCHED_IDLE` (5); Glibc hides the name without `_GNU_SOURCE`.
-    static let schedIdle: Int32 = 5
 }

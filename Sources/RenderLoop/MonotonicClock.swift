@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-import CoreKit
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// How the real clock waits for a tick; chosen by measurement (DECISIONS.md, D-002).
 public enum SleepStrategy: Sendable, Hashable, CustomStringConvertible {
     /// One absolute `clock_nanosleep` to the deadline: no drift, no busy CPU, but wakes a
@@ -25,16 +18,14 @@ public enum SleepStrategy: Sendable, Hashable, CustomStringConvertible {
 /// The system's monotonic clock (`CLOCK_MONOTONIC`), measured from the moment it was made.
 public final class MonotonicClock: FrameClock {
     public let strategy: SleepStrategy
-    private let origin: timespec
+    private let origin: Duration
 
     public init(strategy: SleepStrategy = .absolute) {
         self.strategy = strategy
-        origin = Self.readMonotonic()
+        origin = Platform.monotonicNow()
     }
 
-    public var now: Duration {
-        Self.elapsed(from: origin, to: Self.readMonotonic())
-    }
+    public var now: Duration { Platform.monotonicNow() - origin }
 
     public func sleep(until deadline: Duration) {
         switch strategy {
@@ -48,26 +39,7 @@ public final class MonotonicClock: FrameClock {
 
     private func sleepAbsolute(until deadline: Duration) {
         guard deadline > now else { return }
-        var target = origin
-        let (seconds, attoseconds) = deadline.components
-        target.tv_sec += Int(seconds)
-        target.tv_nsec += Int(attoseconds / 1_000_000_000)
-        if target.tv_nsec >= 1_000_000_000 {
-            target.tv_sec += 1
-            target.tv_nsec -= 1_000_000_000
-        }
-        // EINTR (a signal) returns early; loop until the deadline really passed.
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &target, nil) == EINTR {}
-    }
-
-    private static func readMonotonic() -> timespec {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return ts
-    }
-
-    private static func elapsed(from start: timespec, to end: timespec) -> Duration {
-        .seconds(end.tv_sec - start.tv_sec) + .nanoseconds(end.tv_nsec - start.tv_nsec)
+        Platform.sleepUntilMonotonic(origin + deadline)
     }
 }
 

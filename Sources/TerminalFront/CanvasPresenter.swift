@@ -1,8 +1,4 @@
 import CellCanvas
-import CNcursesw
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Shows a Canvas on the terminal, writing only the cells that changed since the last
 /// frame; colours are mapped to what the terminal can show and colour pairs are allocated
@@ -47,12 +43,7 @@ public final class CanvasPresenter {
         capability = session.capability
         synchronized = session.supportsSynchronizedOutput
         output = session.outputDescriptor
-        pairLimit = capability == .none ? 1 : max(2, min(cnc_color_pairs(), 65_536))
-    }
-
-    /// The capability of the running terminal.
-    public static func detectCapability(noColor: Bool) -> ColorCapability {
-        ColorCapability.detect(colors: has_colors() ? Int(cnc_colors()) : 0, directFlag: cnc_has_direct_color() != 0, noColor: noColor)
+        pairLimit = capability == .none ? 1 : Curses.colorPairLimit
     }
 
     /// Forgets what is on screen (after a resize or a redraw request): the next frame
@@ -72,24 +63,17 @@ public final class CanvasPresenter {
         if shown.columns != canvas.columns || shown.rows != canvas.rows {
             isShownValid = false
         }
-        if !isShownValid { werase(cnc_stdscr()) }
+        if !isShownValid { Curses.erase() }
         var shifted = false
         if let scrolled, isShownValid, scrolled.by != 0, abs(scrolled.by) < scrolled.rows.count,
            scrolled.rows.lowerBound >= 0, scrolled.rows.upperBound <= canvas.rows {
-            let window = cnc_stdscr()
-            wsetscrreg(window, Int32(scrolled.rows.lowerBound), Int32(scrolled.rows.upperBound - 1))
-            scrollok(window, true)
-            wscrl(window, Int32(scrolled.by))
-            scrollok(window, false)
-            wsetscrreg(window, 0, Int32(canvas.rows - 1))
+            Curses.scroll(rows: scrolled.rows, by: scrolled.by, screenRows: canvas.rows)
             shown.scroll(Rect(x: 0, y: scrolled.rows.lowerBound, width: canvas.columns, height: scrolled.rows.count), by: scrolled.by)
             shifted = true
         }
-        cellsWritten = 0
-        let window = cnc_stdscr()
         var written = 0
         canvas.forEachCellToSend(comparedTo: isShownValid ? shown : nil) { x, y, cell in
-            write(cell, x: x, y: y, window: window)
+            Curses.put(cell, x: x, y: y, pair: pairNumber(for: cell.style))
             written += 1
         }
         cellsWritten = written
@@ -102,12 +86,12 @@ public final class CanvasPresenter {
             bytesInLastFrame = 0
             return
         }
-        wnoutrefresh(window)
+        Curses.stage()
         let before = meter?.bytesWritten ?? 0
         // ncurses' buffer is empty between updates (each doupdate ends with a flush), so
         // bytes written straight to its descriptor here bracket exactly this frame.
         if synchronized { send(Self.beginSynchronized) }
-        doupdate()
+        Curses.update()
         if synchronized { send(Self.endSynchronized) }
         bytesInLastFrame = (meter?.bytesWritten ?? 0) - before
         bytesWritten += bytesInLastFrame
@@ -118,40 +102,13 @@ public final class CanvasPresenter {
     public func measureFullPaint(_ canvas: Canvas) -> Int {
         let total = bytesWritten
         isShownValid = false
-        clearok(cnc_curscr(), true)
+        Curses.repaintAllAtNextUpdate()
         present(canvas)
         bytesWritten = total
         return bytesInLastFrame
     }
 
-    private func send(_ bytes: [UInt8]) {
-        _ = bytes.withUnsafeBytes { Glibc.write(output, $0.baseAddress, $0.count) }
-    }
-
-    /// One cell through ncurses, its scalars in a stack buffer (no allocation per cell).
-    private func write(_ cell: Cell, x: Int, y: Int, window: UnsafeMutablePointer<WINDOW>?) {
-        let pair = pairNumber(for: cell.style), attributes = attributes(cell.style)
-        withUnsafeTemporaryAllocation(of: wchar_t.self, capacity: 16) { text in
-            var count = 0
-            cell.forEachScalar { scalar in
-                if count < 15 {
-                    text[count] = wchar_t(bitPattern: scalar)
-                    count += 1
-                }
-            }
-            text[count] = 0
-            _ = cnc_put_cell(window, Int32(y), Int32(x), text.baseAddress, attributes, pair)
-        }
-    }
-
-    private func attributes(_ style: CellStyle) -> attr_t {
-        var value = cnc_a_normal()
-        if style.bold { value |= cnc_a_bold() }
-        if style.dim { value |= cnc_a_dim() }
-        if style.reverse { value |= cnc_a_reverse() }
-        if style.underline { value |= cnc_a_underline() }
-        return value
-    }
+    private func send(_ bytes: [UInt8]) { Platform.write(bytes, to: output) }
 
     private func pairNumber(for style: CellStyle) -> Int32 {
         guard capability != .none else { return 0 }
@@ -169,7 +126,7 @@ public final class CanvasPresenter {
             if freePairs.isEmpty { evictOlderHalfOfPairs() }
             number = freePairs.removeLast()
         }
-        init_extended_pair(number, key.foreground, key.background)
+        Curses.definePair(number, foreground: key.foreground, background: key.background)
         pairs[key] = (number, frame)
         return number
     }

@@ -13,3 +13,17 @@ public enum Key: Hashable, Sendable {
     case control(UInt8)
     case unknown(Int32)
 }
+
+extension Key {
+    /// A character as the terminal sends it: control codes named, the rest as text.
+    init(character value: UInt32) {
+        self = switch value {
+        case 13, 10: .enter
+        case 27: .escape
+        case 9: .tab
+        case 8, 127: .backspace
+        case 0..<32: .control(UInt8(value))
+        default: Unicode.Scalar(value).map { .character(Character($0)) } ?? .unknown(Int32(bitPattern: value))
+        }
+    }
+}

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Counts the bytes this thread writes, from the kernel's own ledger
 /// (`/proc/thread-self/io`, field `wchar`).
 ///
@@ -15,20 +11,18 @@ public final class OutputMeter {
 
     /// Nil where the kernel does not keep per-thread I/O accounting.
     public init?() {
-        descriptor = open("/proc/thread-self/io", O_RDONLY | O_CLOEXEC)
+        descriptor = Platform.openForReading("/proc/thread-self/io")
         guard descriptor >= 0, Self.read(descriptor) != nil else { return nil }
     }
 
-    deinit { if descriptor >= 0 { close(descriptor) } }
+    deinit { if descriptor >= 0 { Platform.close(descriptor) } }
 
     /// Bytes written by the calling thread since it started.
     public var bytesWritten: Int { Self.read(descriptor) ?? 0 }
 
     private static func read(_ descriptor: Int32) -> Int? {
-        var buffer = [UInt8](repeating: 0, count: 512)
-        let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { return nil }
-        let text = String(decoding: buffer[..<count], as: UTF8.self)
+        guard let bytes = Platform.readFromStart(descriptor, capacity: 512) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("wchar:") }) else { return nil }
         return Int(line.dropFirst("wchar:".count).trimmingPrefix(" "))
     }

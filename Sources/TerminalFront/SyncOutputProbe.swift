@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Asks the terminal whether it supports synchronized output (DEC private mode 2026),
 /// before ncurses takes over the input.
 ///
@@ -10,30 +6,20 @@ import Glibc
 /// one round trip, not a timeout. Reply `CSI ? 2026 ; Ps $ y` with Ps 1 (set) or 2 (reset)
 /// means supported; 0 (unknown) or 4 (permanently reset), or no reply, means not.
 enum SyncOutputProbe {
-    static func query(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, timeoutMilliseconds: Int32 = 250) -> Bool {
-        var saved = termios()
-        guard tcgetattr(input, &saved) == 0 else { return false }
-        var raw = saved
-        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
-        raw.c_cc.6 = 0  // VMIN
-        raw.c_cc.5 = 0  // VTIME
-        guard tcsetattr(input, TCSANOW, &raw) == 0 else { return false }
-        defer { _ = tcsetattr(input, TCSANOW, &saved) }
-        let query = Array("\u{1B}[?2026$p\u{1B}[c".utf8)
-        guard query.withUnsafeBytes({ write(output, $0.baseAddress, $0.count) }) == query.count else { return false }
-        var reply: [UInt8] = []
-        let deadline = ContinuousClock.now + .milliseconds(timeoutMilliseconds)
-        while !Self.hasDeviceAttributes(reply) {
-            let left = Int((deadline - .now) / .milliseconds(1))
-            guard left > 0 else { break }
-            var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, Int32(left)) > 0 else { break }
-            var chunk = [UInt8](repeating: 0, count: 256)
-            let count = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            guard count > 0 else { break }
-            reply += chunk[..<count]
-        }
-        return supportsMode2026(reply: reply)
+    static func query(input: Int32 = Platform.standardInput, output: Int32 = Platform.standardOutput, timeoutMilliseconds: Int32 = 250) -> Bool {
+        Platform.withRawInput(input) {
+            guard Platform.write(Array("\u{1B}[?2026$p\u{1B}[c".utf8), to: output) else { return false }
+            var reply: [UInt8] = []
+            let deadline = ContinuousClock.now + .milliseconds(timeoutMilliseconds)
+            while !Self.hasDeviceAttributes(reply) {
+                let left = Int((deadline - .now) / .milliseconds(1))
+                guard left > 0, Platform.poll([input], milliseconds: Int32(left)) != nil else { break }
+                let chunk = Platform.readAvailable(input, capacity: 256)
+                guard !chunk.isEmpty else { break }
+                reply += chunk
+            }
+            return supportsMode2026(reply: reply)
+        } ?? false
     }
 
     /// True when `reply` holds a DECRPM for mode 2026 saying set or reset.

@@ -1,9 +1,6 @@
 import CoreKit
 import Dispatch
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Turns SIGINT, SIGTERM and SIGHUP into a flag the frame loop polls, so that every way
 /// of stopping the app goes through the same exit path that restores the terminal.
@@ -13,7 +10,7 @@ import Glibc
 /// dispatch queue). SIGTSTP / SIGCONT (Ctrl-Z, `fg`) are left to ncurses, whose own
 /// handler restores the terminal on suspend and redraws on resume.
 public final class TerminationSignals {
-    public static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    public static let handled: [Int32] = [Platform.interrupt, Platform.terminate, Platform.hangUp]
 
     /// Written by the dispatch handlers, read by the frame loop.
     private final class LastSignal: Sendable {
@@ -29,7 +26,7 @@ public final class TerminationSignals {
         let queue = DispatchQueue(label: "destinations.signals")
         var made: [any DispatchSourceSignal] = []
         for number in Self.handled {
-            Glibc.signal(number, SIG_IGN)
+            Platform.ignore(number)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             made.append(source)
         }

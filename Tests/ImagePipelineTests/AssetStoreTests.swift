@@ -234,7 +234,7 @@ final class BusyLoader: AssetLoading {
         for _ in 0..<2 {
             pool.submit(priority: 0) { _ in
                 let policy = sched_getscheduler(0)
-                seen.withLock { $0[Int(pthread_self())] = (WorkerPriority.currentThreadNice, policy == WorkerPriority.schedIdle) }
+                seen.withLock { $0[Int(pthread_self())] = (WorkerPriority.currentThreadNice, policy == 5 /* SCHED_IDLE */) }
                 started.signal()
                 gate.wait()
             }

@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The C library calls of CoreKit, in one place: the mutex behind ``Lock`` and the pipe
+/// behind ``WakeSignal``. No other file of the target imports libc.
+@usableFromInline
+enum Platform {
+    @usableFromInline typealias Mutex = pthread_mutex_t
+
+    static func makeMutex() -> UnsafeMutablePointer<Mutex> {
+        let mutex = UnsafeMutablePointer<Mutex>.allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        let status = pthread_mutex_init(mutex, nil)
+        precondition(status == 0, "pthread_mutex_init failed with \(status)")
+        return mutex
+    }
+
+    static func destroyMutex(_ mutex: UnsafeMutablePointer<Mutex>) {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    @inlinable static func lock(_ mutex: UnsafeMutablePointer<Mutex>) { pthread_mutex_lock(mutex) }
+    @inlinable static func tryLock(_ mutex: UnsafeMutablePointer<Mutex>) -> Bool { pthread_mutex_trylock(mutex) == 0 }
+    @inlinable static func unlock(_ mutex: UnsafeMutablePointer<Mutex>) { pthread_mutex_unlock(mutex) }
+
+    /// A pipe whose ends never block and are closed on exec.
+    static func makeNonBlockingPipe() -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [-1, -1]
+        let status = pipe(&ends)
+        precondition(status == 0, "pipe() failed")
+        for end in ends {
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
+        return (ends[0], ends[1])
+    }
+
+    static func close(_ descriptor: Int32) {
+        #if canImport(Glibc)
+        _ = Glibc.close(descriptor)
+        #else
+        _ = Darwin.close(descriptor)
+        #endif
+    }
+
+    /// One `write(2)` of one byte: async-signal-safe.
+    static func writeByte(to descriptor: Int32) {
+        var byte: UInt8 = 1
+        _ = write(descriptor, &byte, 1)
+    }
+
+    /// Reads until the (non-blocking) descriptor is empty.
+    static func drain(_ descriptor: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while read(descriptor, &buffer, buffer.count) > 0 {}
+    }
+}

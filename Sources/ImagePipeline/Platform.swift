@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The C library calls of ImagePipeline, in one place: reading a photo without blocking
+/// on special files, thread priorities, the core count and short sleeps. No other file of
+/// the target imports libc.
+enum Platform {
+    /// Reads a whole regular file of at most `limit` bytes; anything else fails with why.
+    /// Opened non-blocking: a named pipe (or a device) in a photo folder would otherwise
+    /// block `open` until a writer came, hanging a worker forever.
+    static func readRegularFile(_ path: String, limit: Int) throws(ImageError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            let code = errno
+            throw code == ENOENT ? .missing(path: path) : .unreadable(path: path, reason: describe(code))
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .unreadable(path: path, reason: describe(errno)) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .unreadable(path: path, reason: "not a regular file") }
+        let size = Int(info.st_size)
+        guard size > 0 else { throw .empty(path: path) }
+        guard size <= limit else { throw .unreadable(path: path, reason: "file of \(size >> 20) MB is over the \(limit >> 20) MB limit") }
+        var data = [UInt8](repeating: 0, count: size)
+        var offset = 0
+        while offset < size {
+            let count = data.withUnsafeMutableBytes { read(fd, $0.baseAddress! + offset, size - offset) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw .unreadable(path: path, reason: count == 0 ? "file shrank while reading" : describe(errno)) }
+            offset += count
+        }
+        return data
+    }
+
+    private static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+    /// Sets the calling thread's nice value (on Linux the nice value is per thread: who = 0
+    /// is the calling thread); false if the system refused.
+    static func setCurrentThreadNice(_ nice: Int32) -> Bool {
+        #if os(Linux)
+        setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, nice) == 0
+        #else
+        false
+        #endif
+    }
+
+    /// Puts the calling thread in Linux's `SCHED_IDLE` class (policy 5: Glibc hides the
+    /// name without `_GNU_SOURCE`); false if the system refused.
+    static func setCurrentThreadIdleClass() -> Bool {
+        #if os(Linux)
+        var parameters = sched_param()
+        return sched_setscheduler(0, 5, &parameters) == 0
+        #else
+        return false
+        #endif
+    }
+
+    /// The calling thread's nice value.
+    static var currentThreadNice: Int32 {
+        #if os(Linux)
+        getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        #else
+        0
+        #endif
+    }
+
+    /// Cores online.
+    static var activeProcessorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
+    /// Sleeps the calling thread for `duration` (a worker's simulated transfer).
+    static func sleep(for duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    }
+}

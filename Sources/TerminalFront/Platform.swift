@@ -1,0 +1,125 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The C library calls of TerminalFront, in one place: terminals and descriptors,
+/// `poll`, termios for the synchronized-output probe, the locale, signal masks and the
+/// kernel's per-thread write count. No other file of the target imports libc (ncurses
+/// is in `Curses.swift`).
+enum Platform {
+    static let standardInput: Int32 = STDIN_FILENO
+    static let standardOutput: Int32 = STDOUT_FILENO
+
+    /// Signal numbers, named once for the target.
+    static let interrupt = SIGINT, terminate = SIGTERM, hangUp = SIGHUP, quit = SIGQUIT
+    static let segmentationFault = SIGSEGV, busError = SIGBUS, illegalInstruction = SIGILL
+    static let trap = SIGTRAP, abort = SIGABRT, floatingPointError = SIGFPE
+
+    static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+
+    static var standardStreamsAreTerminals: Bool { isatty(STDOUT_FILENO) == 1 && isatty(STDIN_FILENO) == 1 }
+
+    /// `/dev/null` for writing and for reading (a headless screen's ends).
+    static func openNullDevice() -> (output: Int32, input: Int32)? {
+        let output = open("/dev/null", O_WRONLY | O_CLOEXEC), input = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        return output >= 0 && input >= 0 ? (output, input) : nil
+    }
+
+    static func openForReading(_ path: String) -> Int32 { open(path, O_RDONLY | O_CLOEXEC) }
+
+    static func close(_ descriptor: Int32) {
+        #if canImport(Glibc)
+        _ = Glibc.close(descriptor)
+        #else
+        _ = Darwin.close(descriptor)
+        #endif
+    }
+
+    /// Writes all of `bytes` with one `write(2)`; true when all went.
+    @discardableResult
+    static func write(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+        bytes.withUnsafeBytes { buffer in
+            #if canImport(Glibc)
+            Glibc.write(descriptor, buffer.baseAddress, buffer.count) == buffer.count
+            #else
+            Darwin.write(descriptor, buffer.baseAddress, buffer.count) == buffer.count
+            #endif
+        }
+    }
+
+    /// Up to `capacity` bytes from the start of a file (`pread` at offset 0).
+    static func readFromStart(_ descriptor: Int32, capacity: Int) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: capacity)
+        let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        return count > 0 ? Array(buffer[..<count]) : nil
+    }
+
+    /// Waits up to `milliseconds` (-1: no limit) for any of `descriptors` to be readable;
+    /// a signal also ends the wait. Returns the descriptors that are readable and whether
+    /// any reported a hang-up or an error; nil when it timed out.
+    static func poll(_ descriptors: [Int32], milliseconds: Int32) -> (readable: [Int32], hungUp: Bool)? {
+        var entries = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        #if canImport(Glibc)
+        let ready = Glibc.poll(&entries, nfds_t(entries.count), milliseconds)
+        #else
+        let ready = Darwin.poll(&entries, nfds_t(entries.count), milliseconds)
+        #endif
+        guard ready != 0 else { return nil }
+        let hungUp = entries.contains { $0.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 }
+        return (entries.filter { $0.revents & Int16(POLLIN) != 0 }.map(\.fd), hungUp)
+    }
+
+    /// Reads what is there (at most `capacity` bytes) from a readable descriptor.
+    static func readAvailable(_ descriptor: Int32, capacity: Int) -> [UInt8] {
+        var chunk = [UInt8](repeating: 0, count: capacity)
+        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        return count > 0 ? Array(chunk[..<count]) : []
+    }
+
+    /// Runs `body` with `descriptor` in non-canonical, no-echo mode (reads return at once),
+    /// then puts the terminal settings back; nil when the descriptor is not a terminal.
+    static func withRawInput<Result>(_ descriptor: Int32, _ body: () -> Result) -> Result? {
+        var saved = termios()
+        guard tcgetattr(descriptor, &saved) == 0 else { return nil }
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        raw.c_cc.6 = 0  // VMIN
+        raw.c_cc.5 = 0  // VTIME
+        guard tcsetattr(descriptor, TCSANOW, &raw) == 0 else { return nil }
+        defer { _ = tcsetattr(descriptor, TCSANOW, &saved) }
+        return body()
+    }
+
+    /// Wide characters need a UTF-8 locale; falls back to C.UTF-8 when the user's is not.
+    static func useUTF8Locale() {
+        if setlocale(LC_ALL, "") == nil || !localeIsUTF8() {
+            setlocale(LC_ALL, "C.UTF-8")
+        }
+    }
+
+    private static func localeIsUTF8() -> Bool {
+        guard let codeset = nl_langinfo(nl_item(CODESET)) else { return false }
+        let name = String(cString: codeset).uppercased()
+        return name == "UTF-8" || name == "UTF8"
+    }
+
+    /// A parent may have started us with signals blocked (a thread pool's mask is
+    /// inherited through exec); resize, suspend and quit must reach us all the same.
+    static func unblockTerminalSignals() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in [SIGWINCH, SIGTSTP, SIGCONT, SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&set, number) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    /// Ignores `signal`'s default action (a dispatch source then reports it instead).
+    static func ignore(_ signal: Int32) {
+        #if canImport(Glibc)
+        _ = Glibc.signal(signal, SIG_IGN)
+        #else
+        _ = Darwin.signal(signal, SIG_IGN)
+        #endif
+    }
+}
