@@ -30,7 +30,7 @@ test: deps
 # The threaded parts of the tests, and one headless fling of the app, under ThreadSanitizer
 # (its own build folder). Any report fails the target.
 TSAN_BUILD := .build-tsan
-TSAN_TESTS := ^(CoreKitTests|ImagePipelineTests|CollectionViewTests|RenderLoopTests|DiffableDataTests)\.
+TSAN_TESTS := ^(CoreKitTests|ImagePipelineTests|CollectionViewTests|RenderLoopTests|DiffableDataTests|DestinationsModelTests)\.
 tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --build-path $(TSAN_BUILD)
 	@status=0; $(SWIFT) test --skip-build --sanitize=thread --build-path $(TSAN_BUILD) --filter '$(TSAN_TESTS)' > $(TSAN_BUILD)/tsan-tests.log 2>&1 || status=$$?; \
@@ -38,7 +38,9 @@ tsan: deps
 	  if [ $$status != 0 ]; then tail -n 60 $(TSAN_BUILD)/tsan-tests.log; exit $$status; fi
 	@status=0; $(TSAN_BUILD)/debug/destinations --scenario fling --duration 2 --posts 10000 --refresh-rate 120 --report text > $(TSAN_BUILD)/tsan-app.log 2>&1 || status=$$?; \
 	  cat $(TSAN_BUILD)/tsan-app.log; [ $$status = 0 ] || exit $$status
-	@if grep -q "WARNING: ThreadSanitizer" $(TSAN_BUILD)/tsan-tests.log $(TSAN_BUILD)/tsan-app.log; then echo "make tsan: data races reported (above)"; exit 1; fi
+	@status=0; $(TSAN_BUILD)/debug/destinations --scenario search --duration 3 --posts 100000 --refresh-rate 120 --report text > $(TSAN_BUILD)/tsan-search.log 2>&1 || status=$$?; \
+	  cat $(TSAN_BUILD)/tsan-search.log; [ $$status = 0 ] || exit $$status
+	@if grep -q "WARNING: ThreadSanitizer" $(TSAN_BUILD)/tsan-tests.log $(TSAN_BUILD)/tsan-app.log $(TSAN_BUILD)/tsan-search.log; then echo "make tsan: data races reported (above)"; exit 1; fi
 	@echo "make tsan: no data race reported"
 
 # Benchmarks build in release mode and print their results; BENCHMARKS.md records them.

@@ -1,5 +1,6 @@
 // swift-tools-version: 6.1
-// The layers and the only imports allowed between them are drawn in ARCHITECTURE.md.
+// The layers and the only imports allowed between them are drawn in ARCHITECTURE.md
+// (its edge list is checked against this file and every import by ArchitectureTests).
 import PackageDescription
 
 let package = Package(
@@ -77,6 +78,8 @@ let package = Package(
         .testTarget(name: "CollectionViewTests", dependencies: ["CoreKit", "CollectionView", "CellCanvas", "DiffableData", "RenderLoop", "TestSupport"]),
         .testTarget(name: "DestinationsModelTests", dependencies: ["CoreKit", "DestinationsModel", "ImagePipeline"]),
         .testTarget(name: "ImagePipelineTests", dependencies: ["CoreKit", "CellCanvas", "ImagePipeline"], resources: [.copy("Fixtures")]),
+        // ARCHITECTURE.md, Package.swift and the sources' imports agree.
+        .testTarget(name: "ArchitectureTests"),
         // The grid in-process on a virtual clock and a TestBackend (exact figures), and
         // end to end: the built binary headless and in tmux.
         .testTarget(name: "AppTests", dependencies: ["destinations", "CellCanvas", "DestinationsModel", "ImagePipeline", "RenderLoop", "TerminalFront"]),
