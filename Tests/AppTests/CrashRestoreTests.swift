@@ -24,6 +24,33 @@ import Testing
         #expect(cursor == "1", "the cursor is shown")
     }
 
+    /// Every ordinary way out restores the terminal the same way: `q`, Ctrl-C, SIGTERM and
+    /// SIGHUP (a terminal that goes away), in each kind of terminal.
+    @Test(arguments: ["q", "ctrl-c", "sigterm", "sighup"], ["xterm-256color", "xterm-direct", "screen-256color", "linux"])
+    func theTerminalComesBackOnEveryExit(exit: String, term: String) throws {
+        let tmux = Tmux()
+        let marker = "--seed \(UInt32.random(in: 1_000...9_999_999))"  // finds this run's process for kill
+        try tmux.start("\(AppProcess.binary.path) --latency 0 \(marker); echo EXIT=$?; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-\\{0,1\\}\\(icanon\\|echo\\)' | tr '\\n' ' '; echo STTY",
+                       term: term)
+        defer { tmux.stop() }
+        _ = try tmux.waitFor { $0.contains("♥") && $0.contains("prefetch on") }
+        switch exit {
+        case "q": try tmux.keys("q")
+        case "ctrl-c": try tmux.keys("C-c")
+        // The app's own command line only (anchored), not the shell that runs it.
+        case "sigterm": _ = try Spawn.run(["pkill", "-TERM", "-f", "^\(AppProcess.binary.path) --latency 0 \(marker)$"])
+        default: _ = try Spawn.run(["pkill", "-HUP", "-f", "^\(AppProcess.binary.path) --latency 0 \(marker)$"])
+        }
+        let screen = try tmux.waitFor(timeout: 30) { $0.contains("STTY") }
+        let status = ["q": "EXIT=0", "ctrl-c": "EXIT=130", "sigterm": "EXIT=143", "sighup": "EXIT=129"][exit]!
+        #expect(screen.contains(status), "\(exit) \(term): \(status) expected:\n\(screen)")
+        #expect(screen.contains("icanon echo STTY"), "line editing and echo are back:\n\(screen)")
+        let alternate = try tmux.run(["display-message", "-p", "-t", tmux.session, "#{alternate_on}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(alternate == "0", "left the alternate screen")
+        let cursor = try tmux.run(["display-message", "-p", "-t", tmux.session, "#{cursor_flag}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(cursor == "1", "the cursor is shown")
+    }
+
     /// Ctrl-Z hands the terminal back to the shell; `fg` brings the grid back, redrawn.
     @Test func suspendAndResumeRedraw() throws {
         let tmux = Tmux()
