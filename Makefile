@@ -5,7 +5,7 @@ DEPS         := libncurses-dev ncurses-term libturbojpeg0-dev libpng-dev libchaf
 RELEASE_BIN  := .build/release
 ARGS         ?=
 
-.PHONY: deps build run test tsan bench bench-ticks bench-diff bench-images bench-collection clean
+.PHONY: deps build run test tsan fuzz soak bench bench-ticks bench-diff bench-images bench-collection clean
 
 deps:
 	@missing=""; for p in $(DEPS); do \
@@ -66,3 +66,13 @@ bench-collection: deps
 
 clean:
 	rm -rf .build $(TSAN_BUILD)
+
+# libFuzzer over the photo decoders, EXIF parsing and the catalogue loader, FUZZ_S seconds
+# each (not part of CI): built with -sanitize=fuzzer,address into its own folder.
+FUZZ_S ?= 60
+fuzz: deps
+	@for target in images exif catalogue; do \
+	  $(SWIFT) build -c release --build-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
+	    -Xswiftc -parse-as-library --product fuzz-$$target 2>&1 | grep -v "Cannot export local symbol" || exit 1; \
+	done
+	python3 scripts/fuzz.py $(FUZZ_S)

@@ -68,6 +68,13 @@ let package = Package(
             path: "Benchmarks"
         ),
 
+        // libFuzzer targets (`make fuzz`: built with -sanitize=fuzzer,address -DFUZZING into
+        // .build-fuzz; a normal build makes stubs that say so).
+        .target(name: "FuzzSupport", path: "Fuzz/Support"),
+        .executableTarget(name: "fuzz-images", dependencies: ["ImagePipeline", "FuzzSupport"], path: "Fuzz/Images"),
+        .executableTarget(name: "fuzz-exif", dependencies: ["ImagePipeline", "FuzzSupport"], path: "Fuzz/Exif"),
+        .executableTarget(name: "fuzz-catalogue", dependencies: ["DestinationsModel", "FuzzSupport"], path: "Fuzz/Catalogue"),
+
         // Shared test support: manual clocks, seeded RNG, changeset checkers.
         .target(name: "TestSupport", dependencies: ["CoreKit", "RenderLoop", "DiffableData"], path: "Tests/TestSupport"),
         .testTarget(name: "CoreKitTests", dependencies: ["CoreKit"]),

@@ -61,6 +61,13 @@ public struct Catalogue: Sendable {
         let url = folder.appendingPathComponent("catalog.json")
         let data: Data
         do { data = try Data(contentsOf: url) } catch { throw .unreadable(path: url.path, reason: Self.reason(error)) }
+        try self.init(catalogue: data, folder: folder)
+    }
+
+    /// Checks the bytes of a `catalog.json` whose photos are in `folder/photos` (the
+    /// loader's core, also what `make fuzz` feeds with arbitrary bytes).
+    public init(catalogue data: Data, folder: URL) throws(CatalogueError) {
+        let url = folder.appendingPathComponent("catalog.json")
         struct File: Decodable { let posts: [Entry] }
         let file: File
         do { file = try JSONDecoder().decode(File.self, from: data) } catch { throw .malformed(path: url.path, reason: Self.reason(error)) }

@@ -43,6 +43,14 @@ public enum ImageLimits {
     /// 100 megapixels (e.g. 12 000 × 8 333): above any photo we show, far below what would
     /// exhaust memory (400 MB of RGBA at the limit).
     public static let maximumPixels = 100_000_000
+
+    /// Whether a `width`×`height` image is over ``maximumPixels`` (or negative). Each side
+    /// is checked before the product: a header's sides may each be up to 2³² − 1, whose
+    /// product overflows `Int` (found by `make fuzz`: a PNG header of all 0xFF bytes
+    /// trapped the worker).
+    public static func exceeded(width: Int, height: Int) -> Bool {
+        width < 0 || height < 0 || width > maximumPixels || height > maximumPixels || width * height > maximumPixels
+    }
     /// Files above 256 MB are not read at all.
     public static let maximumFileBytes = 256 << 20
 }

@@ -24,7 +24,17 @@ public final class ImagePreparer {
 
     /// The decoded (not yet cropped) pixels of `asset`'s file.
     public func decode(_ asset: AssetID, columns: Int, rows: Int, fullSize: Bool = false) throws(ImageError) -> PixelBuffer {
-        let data = try FileLoader.read(asset.path)
+        try decode(FileLoader.read(asset.path), as: asset, columns: columns, rows: rows, fullSize: fullSize)
+    }
+
+    /// ``prepare(_:columns:rows:fullSize:)`` from the file's bytes, already read (what
+    /// `make fuzz` feeds with arbitrary bytes).
+    public func prepare(_ data: [UInt8], as asset: AssetID, columns: Int, rows: Int) throws(ImageError) -> CellImage {
+        let pixels = try decode(data, as: asset, columns: columns, rows: rows, fullSize: false)
+        return converter.convert(pixels.cropped(to: asset.window), columns: columns, rows: rows)
+    }
+
+    private func decode(_ data: [UInt8], as asset: AssetID, columns: Int, rows: Int, fullSize: Bool) throws(ImageError) -> PixelBuffer {
         switch ImageFormat(sniffing: data) {
         case .jpeg:
             let minimum = fullSize ? nil : (

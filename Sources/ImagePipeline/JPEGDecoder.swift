@@ -23,7 +23,7 @@ public final class JPEGDecoder {
             tjDecompressHeader3(handle, $0.baseAddress, UInt(data.count), &width, &height, &subsampling, &colorspace)
         }
         guard headerStatus == 0, width > 0, height > 0 else { throw .corrupt(path: path, reason: errorText()) }
-        guard Int(width) * Int(height) <= ImageLimits.maximumPixels else {
+        guard !ImageLimits.exceeded(width: Int(width), height: Int(height)) else {
             throw .tooLarge(path: path, width: Int(width), height: Int(height))
         }
         let orientation = ExifOrientation(jpeg: data)
