@@ -76,3 +76,10 @@ fuzz: deps
 	    -Xswiftc -parse-as-library --product fuzz-$$target 2>&1 | grep -v "Cannot export local symbol" || exit 1; \
 	done
 	python3 scripts/fuzz.py $(FUZZ_S)
+
+# A long run as a restless user drives it (not part of CI): SOAK_S seconds in tmux over a
+# million posts plus a hostile photo folder; RSS and hitches each second into .build/soak.csv.
+SOAK_S ?= 600
+soak: deps
+	$(SWIFT) build -c release --product destinations
+	python3 scripts/soak.py --seconds $(SOAK_S)

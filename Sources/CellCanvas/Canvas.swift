@@ -197,8 +197,22 @@ public struct Canvas: Sendable, Equatable {
         let area = (clip ?? bounds).intersection(bounds).intersection(
             Rect(x: origin.x, y: origin.y, width: source.gridColumns, height: source.gridRows))
         guard !area.isEmpty else { return }
-        for y in area.y..<area.maxY {
-            for x in area.x..<area.maxX { self[x, y] = source.cell(column: x - origin.x, row: y - origin.y) }
+        if let sourceCells = source.gridCells {
+            // Cells already as the canvas holds them: each row is one copy.
+            let sourceColumns = source.gridColumns
+            cells.withUnsafeMutableBufferPointer { target in
+                sourceCells.withUnsafeBufferPointer { from in
+                    for y in area.y..<area.maxY {
+                        let start = (y - origin.y) * sourceColumns + (area.x - origin.x)
+                        let row = UnsafeMutableBufferPointer(rebasing: target[(y * columns + area.x)..<(y * columns + area.maxX)])
+                        _ = row.update(fromContentsOf: from[start..<(start + area.width)])
+                    }
+                }
+            }
+        } else {
+            for y in area.y..<area.maxY {
+                for x in area.x..<area.maxX { self[x, y] = source.cell(column: x - origin.x, row: y - origin.y) }
+            }
         }
         repairWideEdges(in: area)
     }
@@ -273,10 +287,17 @@ public protocol CellGrid {
     var gridColumns: Int { get }
     var gridRows: Int { get }
     func cell(column: Int, row: Int) -> Cell
+    /// All cells, row by row, when the grid holds them as such (a blit then copies rows).
+    var gridCells: [Cell]? { get }
+}
+
+extension CellGrid {
+    public var gridCells: [Cell]? { nil }
 }
 
 extension Canvas: CellGrid {
     public var gridColumns: Int { columns }
     public var gridRows: Int { rows }
     public func cell(column: Int, row: Int) -> Cell { self[column, row] }
+    public var gridCells: [Cell]? { cells }
 }

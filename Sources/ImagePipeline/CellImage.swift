@@ -1,3 +1,5 @@
+import CellCanvas
+
 /// How colours are stored in a prepared image, chosen from what the terminal can show.
 public enum CellColorMode: String, Sendable, Hashable, CaseIterable {
     /// 24-bit RGB (terminals with direct colour, e.g. `xterm-direct`).
@@ -14,39 +16,57 @@ public enum CellColorMode: String, Sendable, Hashable, CaseIterable {
 
 /// A prepared image: what the terminal can draw directly, for one size.
 ///
-/// The terminal's counterpart of a decoded bitmap: a grid of cells, each a glyph with a
-/// foreground and a background. Immutable and Sendable, so a worker can build it and the
-/// main thread can draw it. About 12 bytes a cell: a 40×12 thumbnail is under 6 KB.
+/// The terminal's counterpart of a decoded bitmap: a grid of canvas cells (a scalar and a
+/// style each), made once off the main thread, so that drawing it is a copy of rows: the
+/// same cell value goes from preparation to the terminal, with no conversion per cell per
+/// frame. Immutable and Sendable, so a worker can build it and the main thread can draw it.
 public struct CellImage: Sendable, Hashable {
     public let columns: Int
     public let rows: Int
     public let colorMode: CellColorMode
-    /// Unicode scalar values, row by row.
-    public let glyphs: [UInt32]
+    /// Row by row.
+    public let cells: [Cell]
     /// Where chafa sets no colour (the foreground of a blank cell): draw the default.
     public static let noColor = UInt32.max
 
-    /// 0xRRGGBB in truecolor mode, a palette index otherwise, or ``noColor``.
-    public let foreground: [UInt32]
-    public let background: [UInt32]
-
+    /// Cells from a converter's arrays: `glyphs` are scalar values; each colour is 0xRRGGBB
+    /// in truecolor mode, a palette index otherwise, or ``noColor``.
     public init(columns: Int, rows: Int, colorMode: CellColorMode, glyphs: [UInt32], foreground: [UInt32], background: [UInt32]) {
         precondition(glyphs.count == columns * rows && foreground.count == glyphs.count && background.count == glyphs.count,
                      "CellImage: \(glyphs.count) glyphs for \(columns)×\(rows) cells")
         self.columns = columns
         self.rows = rows
         self.colorMode = colorMode
-        self.glyphs = glyphs
-        self.foreground = foreground
-        self.background = background
+        func color(_ value: UInt32) -> Color {
+            guard value != Self.noColor else { return .default }
+            return colorMode == .truecolor ? .rgb(value) : .palette(UInt8(truncatingIfNeeded: value))
+        }
+        cells = glyphs.indices.map { i in
+            Cell(scalar: glyphs[i], style: CellStyle(foreground: color(foreground[i]), background: color(background[i])))
+        }
     }
 
     /// Bytes held: the cache's cost for this image.
-    public var byteCost: Int { glyphs.count * 12 + 64 }
+    public var byteCost: Int { cells.count * MemoryLayout<Cell>.stride + 64 }
 
+    /// The scalar values, row by row (for tests and logs).
+    public var glyphs: [UInt32] { cells.map { $0.code } }
+    /// The colour numbers as the converter made them (for tests and logs).
+    public var foreground: [UInt32] { cells.map { Self.number($0.style.foreground) } }
+    public var background: [UInt32] { cells.map { Self.number($0.style.background) } }
+
+    /// One cell as the converter made it: its glyph and colour numbers.
     public func rawCell(column: Int, row: Int) -> (glyph: Character, foreground: UInt32, background: UInt32) {
-        let i = row * columns + column
-        return (Character(Unicode.Scalar(glyphs[i]) ?? " "), foreground[i], background[i])
+        let cell = cells[row * columns + column]
+        return (Character(Unicode.Scalar(cell.code) ?? " "), Self.number(cell.style.foreground), Self.number(cell.style.background))
+    }
+
+    private static func number(_ color: Color) -> UInt32 {
+        switch color {
+        case .default: noColor
+        case .palette(let index): UInt32(index)
+        case .rgb(let value): value
+        }
     }
 
     /// The glyphs of one row as text (for tests and logs).

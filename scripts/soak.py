@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""A long run of the app as a restless user drives it (`make soak SOAK_S=600`).
+
+In tmux, over 1,000,000 posts at 120 Hz, a seeded random driver sends keys of every kind
+(moves, pages, flings, filter typing kept or cleared, sort, like, detail, help, HUD,
+prefetch, rate and image-mode toggles) and resizes the window between 40x12 and 250x80
+every few seconds. Every second it samples the app's resident memory and the HUD's hitch
+figures into a CSV, and checks that the app still answers (the help panel must open
+within 2 s of `?`). The last sixth of the time runs `--photos` over the bundled photos
+plus hostile files (a FIFO, a socket, a link to /dev/zero, a link loop, a broken link, an
+empty file, an unreadable one). Both runs end with `q`; the terminal must then be off the
+alternate screen with its cursor shown and `icanon echo` back.
+
+Pass: no crash or hang, resident memory at the end of the main run within +10 % of its
+value after the first minute (after the first quarter for runs shorter than 4 minutes), and
+the terminal restored. Prints one summary line; the CSV goes to .build/soak.csv.
+"""
+import argparse
+import os
+import random
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+KEYS = ["j", "k", "h", "l", "Down", "Up", "Left", "Right", "PageDown", "PageUp", "Space", "J", "K", "J", "K",
+        "g", "G", "C-e", "C-y", "s", "L", "+", "Enter", "Escape", "H", "p", "r", "i", "C-l"]
+WORDS = ["cu", "lake", "bled", "peru", "an", "zz", "isle", "e"]
+
+
+def tmux(*arguments, check=True):
+    return subprocess.run(["tmux", "-L", "soak", *arguments], capture_output=True, text=True, check=check).stdout
+
+
+def screen():
+    return tmux("capture-pane", "-p", "-t", "soak", check=False)
+
+
+def app_pid(binary):
+    out = subprocess.run(["pgrep", "-f", f"^{re.escape(binary)} "], capture_output=True, text=True).stdout.split()
+    return int(out[0]) if out else None
+
+
+def rss_mb(pid):
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
+def wait_for(predicate, timeout):
+    end = time.time() + timeout
+    while time.time() < end:
+        text = screen()
+        if predicate(text):
+            return text
+        time.sleep(0.05)
+    return None
+
+
+def hostile_photo_folder(photos):
+    folder = tempfile.mkdtemp(prefix="soak-photos-")
+    for name in os.listdir(photos):
+        shutil.copy(os.path.join(photos, name), folder)
+    os.mkfifo(os.path.join(folder, "pipe.jpg"))
+    os.symlink("/dev/zero", os.path.join(folder, "zero.jpg"))
+    os.symlink(os.path.join(folder, "loop-b.jpg"), os.path.join(folder, "loop-a.jpg"))
+    os.symlink(os.path.join(folder, "loop-a.jpg"), os.path.join(folder, "loop-b.jpg"))
+    os.symlink("/nonexistent/photo.jpg", os.path.join(folder, "gone.jpg"))
+    open(os.path.join(folder, "empty.jpg"), "w").close()
+    locked = os.path.join(folder, "locked.jpg")
+    shutil.copy(os.path.join(photos, sorted(os.listdir(photos))[0]), locked)
+    os.chmod(locked, 0)
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(os.path.join(folder, "socket.jpg"))
+    server.close()
+    return folder
+
+
+def drive(binary, arguments, seconds, rng, csv, phase, started):
+    """Runs the app for `seconds` under the random driver; returns (ok, reason, samples, keys, resizes)."""
+    command = (f"{binary} {arguments}; echo EXIT=$?; stty -a | tr ' ;' '\\n\\n' | "
+               f"grep -x -- '-\\{{0,1\\}}\\(icanon\\|echo\\)' | tr '\\n' ' '; echo STTY; sleep 600")
+    tmux("kill-server", check=False)
+    tmux("new-session", "-d", "-s", "soak", "-x", "160", "-y", "48", "env", "TERM=xterm-256color", "sh", "-c", command)
+    if not wait_for(lambda text: "♥" in text or "posts" in text, 30):
+        return False, "the first screen never came", [], 0, 0
+    pid = app_pid(binary)
+    samples, keys, resizes = [], 0, 0
+    end = time.time() + seconds
+    next_sample, next_resize, next_probe = time.time(), time.time() + rng.uniform(2, 6), time.time() + 20
+    while time.time() < end:
+        now = time.time()
+        if pid is None or not os.path.exists(f"/proc/{pid}"):
+            return False, "the app died:\n" + screen()[-1500:], samples, keys, resizes
+        if now >= next_sample:
+            rss = rss_mb(pid)
+            hud = re.search(r"hitches (\d+)\s+([\d.]+) ms/s", screen())
+            size = tmux("display-message", "-p", "-t", "soak", "#{window_width}x#{window_height}", check=False).strip()
+            row = (f"{now - started:.1f}", phase, f"{rss:.1f}" if rss else "", size,
+                   hud.group(1) if hud else "", hud.group(2) if hud else "")
+            csv.write(",".join(row) + "\n")
+            samples.append((now, rss))
+            next_sample += 1
+        if now >= next_resize:
+            tmux("resize-window", "-t", "soak", "-x", str(rng.randint(40, 250)), "-y", str(rng.randint(12, 80)), check=False)
+            resizes += 1
+            next_resize = now + rng.uniform(2, 6)
+        if now >= next_probe:
+            # Liveness: back to a plain grid at a usable size, then the help panel must open.
+            tmux("resize-window", "-t", "soak", "-x", "160", "-y", "48", check=False)
+            tmux("send-keys", "-t", "soak", "Escape", "Escape", "?", check=False)
+            if not wait_for(lambda text: "any key closes" in text or "too small" in text, 5):
+                return False, "the app stopped answering (no help panel within 5 s):\n" + screen()[-1500:], samples, keys, resizes
+            tmux("send-keys", "-t", "soak", "Escape", check=False)
+            next_probe = now + rng.uniform(15, 30)
+        roll = rng.random()
+        if roll < 0.08:
+            word = rng.choice(WORDS)
+            tmux("send-keys", "-t", "soak", "/", *list(word), rng.choice(["Enter", "Escape", "Enter"]), check=False)
+            keys += len(word) + 2
+        elif roll < 0.10:
+            tmux("send-keys", "-t", "soak", "?", check=False)
+            keys += 1
+        else:
+            tmux("send-keys", "-t", "soak", rng.choice(KEYS), check=False)
+            keys += 1
+        time.sleep(rng.uniform(0.01, 0.15))
+    tmux("resize-window", "-t", "soak", "-x", "160", "-y", "48", check=False)
+    tmux("send-keys", "-t", "soak", "Escape", "Escape", "q", check=False)
+    final = wait_for(lambda text: "STTY" in text, 15)
+    if final is None:
+        return False, "q did not end the app within 15 s:\n" + screen()[-1500:], samples, keys, resizes
+    alternate = tmux("display-message", "-p", "-t", "soak", "#{alternate_on}", check=False).strip()
+    cursor = tmux("display-message", "-p", "-t", "soak", "#{cursor_flag}", check=False).strip()
+    restored = "EXIT=0" in final and "icanon echo STTY" in final and alternate == "0" and cursor == "1"
+    tmux("kill-server", check=False)
+    if not restored:
+        return False, f"terminal not restored (alternate {alternate}, cursor {cursor}):\n{final[-800:]}", samples, keys, resizes
+    return True, "", samples, keys, resizes
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=int, default=600)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--binary", default=".build/release/destinations")
+    parser.add_argument("--csv", default=".build/soak.csv")
+    options = parser.parse_args()
+    binary = os.path.abspath(options.binary)
+    rng = random.Random(options.seed)
+    main_seconds = max(30, options.seconds * 5 // 6)
+    photo_seconds = max(15, options.seconds - main_seconds)
+    started = time.time()
+    with open(options.csv, "w") as csv:
+        csv.write("t_s,phase,rss_mb,size,hitches,hitch_ratio_ms_per_s\n")
+        ok, reason, samples, keys, resizes = drive(binary, "--posts 1000000 --refresh-rate 120", main_seconds, rng, csv, "posts", started)
+        if not ok:
+            print(f"soak: FAIL in the 1,000,000-post run after {time.time() - started:.0f} s: {reason}")
+            sys.exit(1)
+        reference_at = started + (60 if main_seconds >= 240 else main_seconds / 4)
+        reference = next((rss for t, rss in samples if t >= reference_at and rss), None)
+        final = next((rss for t, rss in reversed(samples) if rss), None)
+        growth = (final - reference) / reference * 100 if reference and final else float("nan")
+        folder = hostile_photo_folder(os.path.join(os.path.dirname(binary), "../../Assets/photos"))
+        try:
+            photo_ok, photo_reason, _, photo_keys, photo_resizes = drive(binary, f"--photos {folder} --refresh-rate 120", photo_seconds, rng, csv, "photos", started)
+        finally:
+            os.chmod(os.path.join(folder, "locked.jpg"), 0o644)
+            shutil.rmtree(folder, ignore_errors=True)
+    passed = photo_ok and growth <= 10
+    print(f"soak: {'PASS' if passed else 'FAIL'}: {time.time() - started:.0f} s, seed {options.seed}; 1,000,000 posts at 120 Hz for {main_seconds} s: "
+          f"{keys} keys, {resizes} resizes, RSS {reference:.1f} MB after the first "
+          f"{'minute' if main_seconds >= 240 else 'quarter'} -> {final:.1f} MB at the end ({growth:+.1f} %); "
+          f"--photos with hostile files for {photo_seconds} s: {photo_keys} keys, {photo_resizes} resizes, "
+          f"{'ok' if photo_ok else 'FAIL: ' + photo_reason}; terminal restored after both; CSV {options.csv}")
+    sys.exit(0 if passed else 1)
+
+
+if __name__ == "__main__":
+    main()
