@@ -18,6 +18,14 @@ enum PhotoSniffer {
     static let folderReason = "a folder"
 
     static func kind(ofFileAt path: String) -> Result<Kind, Rejection> {
+        // Only regular files are opened: the type is asked first (links followed, loops
+        // refused), and checked again on the open descriptor (the file may have been
+        // replaced in between; the open never blocks either way).
+        switch Platform.typeWithoutOpening(path) {
+        case .success(.regular): break
+        case .success(let type): return .failure(Rejection(reason: describe(type)))
+        case .failure(let failure): return .failure(Rejection(reason: reason(for: failure, path: path)))
+        }
         let descriptor: Int32
         switch Platform.openNonBlocking(path) {
         case .success(let opened): descriptor = opened

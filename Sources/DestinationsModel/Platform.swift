@@ -13,18 +13,29 @@ enum Platform {
     /// Why an open failed.
     enum OpenFailure: Error { case loop, missing, denied, noReader, other }
 
+    /// The type of the file `path` names, links followed (the kernel gives up after 40:
+    /// a loop fails with `.loop`), without opening it.
+    static func typeWithoutOpening(_ path: String) -> Result<FileType, OpenFailure> {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .failure(failure(errno)) }
+        return .success(fileType(mode: info.st_mode))
+    }
+
+    private static func failure(_ code: Int32) -> OpenFailure {
+        switch code {
+        case ELOOP: .loop
+        case ENOENT: .missing
+        case EACCES, EPERM: .denied
+        case ENXIO: .noReader
+        default: .other
+        }
+    }
+
     /// Opens `path` read-only without blocking (a FIFO opens at once), following links as
     /// the kernel does (a loop fails with `.loop`).
     static func openNonBlocking(_ path: String) -> Result<Int32, OpenFailure> {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-        if descriptor >= 0 { return .success(descriptor) }
-        switch errno {
-        case ELOOP: return .failure(.loop)
-        case ENOENT: return .failure(.missing)
-        case EACCES, EPERM: return .failure(.denied)
-        case ENXIO: return .failure(.noReader)
-        default: return .failure(.other)
-        }
+        return descriptor >= 0 ? .success(descriptor) : .failure(failure(errno))
     }
 
     static func close(_ descriptor: Int32) {

@@ -12,6 +12,10 @@ enum Platform {
     /// Opened non-blocking: a named pipe (or a device) in a photo folder would otherwise
     /// block `open` until a writer came, hanging a worker forever.
     static func readRegularFile(_ path: String, limit: Int) throws(ImageError) -> [UInt8] {
+        // Only regular files are opened: the type is asked first, then checked again on
+        // the descriptor (the file may be replaced in between).
+        var named = stat()
+        if stat(path, &named) == 0, (named.st_mode & S_IFMT) != S_IFREG { throw .unreadable(path: path, reason: "not a regular file") }
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             let code = errno
