@@ -85,13 +85,31 @@ final class BackgroundApplies<SectionID: Hashable & Sendable, ItemID: Hashable &
         }
         snapshots.removeAll()
         changes.removeAll()
-        queue.async { [discarded] in
+        queue.async { [discarded, self] in
             let dropped = discarded.withLock { box in
                 defer { box = ([], []) }
                 return box
             }
+            let bigRelease = dropped.snapshots.contains { $0.numberOfItems >= Self.trimAfterItems }
             withExtendedLifetime(dropped) {}  // freed here, on the queue
+            if bigRelease { self.trimIfDue() }
         }
+    }
+
+    /// Freeing a snapshot this large gives the freed memory back to the system, at most
+    /// every two seconds: trimming takes each malloc arena's lock in turn, and a filter
+    /// being typed frees a snapshot per key.
+    static var trimAfterItems: Int { 100_000 }
+    private let lastTrim = Lock<ContinuousClock.Instant?>(nil)  // the queue's only
+
+    private func trimIfDue() {
+        let now = ContinuousClock.now
+        let due = lastTrim.withLock { last in
+            guard last.map({ now - $0 >= .seconds(2) }) ?? true else { return false }
+            last = now
+            return true
+        }
+        if due { Platform.returnFreeMemoryToTheSystem() }
     }
 
     func takeFinished() -> [Update] {
