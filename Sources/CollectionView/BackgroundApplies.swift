@@ -100,16 +100,28 @@ final class BackgroundApplies<SectionID: Hashable & Sendable, ItemID: Hashable &
     /// every two seconds: trimming takes each malloc arena's lock in turn, and a filter
     /// being typed frees a snapshot per key.
     static var trimAfterItems: Int { 100_000 }
-    private let lastTrim = Lock<ContinuousClock.Instant?>(nil)  // the queue's only
+    /// When the last trim ran, and whether one is scheduled (the queue's only).
+    private let trims = Lock<(last: ContinuousClock.Instant?, scheduled: Bool)>((nil, false))
 
+    /// Trims now, or, within two seconds of the last trim, once those two seconds are
+    /// up (so the last of a burst of frees is always given back).
     private func trimIfDue() {
         let now = ContinuousClock.now
-        let due = lastTrim.withLock { last in
-            guard last.map({ now - $0 >= .seconds(2) }) ?? true else { return false }
-            last = now
-            return true
+        let wait: Duration? = trims.withLock { state in
+            if let last = state.last, now - last < .seconds(2) {
+                guard !state.scheduled else { return nil }
+                state.scheduled = true
+                return .seconds(2) - (now - last)
+            }
+            state.last = now
+            return .zero
         }
-        if due { Platform.returnFreeMemoryToTheSystem() }
+        guard let wait else { return }
+        if wait == .zero { return Platform.returnFreeMemoryToTheSystem() }
+        queue.asyncAfter(deadline: .now() + .milliseconds(Int(wait / .milliseconds(1)) + 1)) { [self] in
+            trims.withLock { $0 = (ContinuousClock.now, false) }
+            Platform.returnFreeMemoryToTheSystem()
+        }
     }
 
     func takeFinished() -> [Update] {
