@@ -4,6 +4,17 @@ import Glibc
 import Darwin
 #endif
 
+/// Closing a file descriptor: one `close(2)`, for every target that holds descriptors.
+public enum FileDescriptor {
+    public static func close(_ descriptor: Int32) {
+        #if canImport(Glibc)
+        _ = Glibc.close(descriptor)
+        #else
+        _ = Darwin.close(descriptor)
+        #endif
+    }
+}
+
 /// The C library calls of CoreKit, in one place: the mutex behind ``Lock`` and the pipe
 /// behind ``WakeSignal``. No other file of the target imports libc.
 @usableFromInline
@@ -40,13 +51,7 @@ enum Platform {
         return (ends[0], ends[1])
     }
 
-    static func close(_ descriptor: Int32) {
-        #if canImport(Glibc)
-        _ = Glibc.close(descriptor)
-        #else
-        _ = Darwin.close(descriptor)
-        #endif
-    }
+    static func close(_ descriptor: Int32) { FileDescriptor.close(descriptor) }
 
     /// One `write(2)` of one byte: async-signal-safe.
     static func writeByte(to descriptor: Int32) {

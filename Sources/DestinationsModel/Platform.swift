@@ -1,3 +1,4 @@
+import CoreKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -38,13 +39,7 @@ enum Platform {
         return descriptor >= 0 ? .success(descriptor) : .failure(failure(errno))
     }
 
-    static func close(_ descriptor: Int32) {
-        #if canImport(Glibc)
-        _ = Glibc.close(descriptor)
-        #else
-        _ = Darwin.close(descriptor)
-        #endif
-    }
+    static func close(_ descriptor: Int32) { FileDescriptor.close(descriptor) }
 
     /// The type of the open file, nil when `fstat` fails.
     static func fileType(of descriptor: Int32) -> FileType? {

@@ -1,3 +1,4 @@
+import CoreKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -29,13 +30,7 @@ enum Platform {
 
     static func openForReading(_ path: String) -> Int32 { open(path, O_RDONLY | O_CLOEXEC) }
 
-    static func close(_ descriptor: Int32) {
-        #if canImport(Glibc)
-        _ = Glibc.close(descriptor)
-        #else
-        _ = Darwin.close(descriptor)
-        #endif
-    }
+    static func close(_ descriptor: Int32) { FileDescriptor.close(descriptor) }
 
     /// Writes all of `bytes` with one `write(2)`; true when all went.
     @discardableResult
