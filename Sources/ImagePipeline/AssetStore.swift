@@ -141,9 +141,6 @@ public final class AssetStore {
         onceByKey.removeValue(forKey: key)?.cancel()
     }
 
-    /// Whether a ``downloadOnce(_:priority:completion:)`` request for `key` is under way.
-    public func isDownloading(_ key: PreparedImageKey) -> Bool { onceByKey[key] != nil }
-
     /// Hands waiting requests to the loader, in order, until it is busy.
     private func submitWaitingRequests() {
         var handed = 0
