@@ -36,7 +36,7 @@ CACHE_MB = 8
 # Esc is sent only inside a filter (where it clears): on the plain grid it quits.
 KEYS = ["j", "k", "h", "l", "Down", "Up", "Left", "Right", "PageDown", "PageUp", "Space", "J", "K", "J", "K",
         "g", "G", "C-e", "C-y", "s", "L", "+", "Enter", "H", "p", "r", "i", "C-l"]
-WORDS = ["cu", "lake", "bled", "peru", "an", "zz", "isle", "e"]
+WORDS = ["gr", "lake", "splash", "meadow", "an", "zz", "mist", "e"]
 
 
 def tmux(*arguments, check=True):
@@ -98,7 +98,26 @@ def hostile_photo_folder(photos):
 RESET = ["C-l", "/", "Escape", "/", "Escape"]
 
 
-def settled_rss(pid):
+DIAGNOSE = None
+
+
+def diagnose(pid, label):
+    """With --diagnose DIR: the process's mappings and glibc's per-arena malloc figures at
+    this point, to tell memory in use from memory freed but kept by the allocator."""
+    if not DIAGNOSE:
+        return
+    os.makedirs(DIAGNOSE, exist_ok=True)
+    shutil.copy(f"/proc/{pid}/smaps", os.path.join(DIAGNOSE, f"{label}.smaps"))
+    with open(os.path.join(DIAGNOSE, f"{label}.screen"), "w") as out:
+        out.write(screen())
+    xml = os.path.join(DIAGNOSE, f"{label}.malloc.xml")
+    subprocess.run(["gdb", "-p", str(pid), "-batch", "-nx",
+                    "-ex", f'call (void*)fopen("{xml}", "w")',
+                    "-ex", "call (int)malloc_info(0, $1)",
+                    "-ex", "call (int)fclose($1)"], capture_output=True)
+
+
+def settled_rss(pid, label):
     """Resident memory once the app has been left alone in its plain state: the smallest of
     three samples a second apart, after five seconds without input (queries finish, the
     replaced snapshots are freed)."""
@@ -108,6 +127,7 @@ def settled_rss(pid):
     for _ in range(3):
         samples.append(rss_mb(pid) or float("inf"))
         time.sleep(1)
+    diagnose(pid, label)
     return min(samples)
 
 
@@ -142,7 +162,7 @@ def drive(binary, arguments, seconds, rng, csv, phase, started, reference_after=
             next_sample += 1
         if reference_at and now >= reference_at:
             tmux("resize-window", "-t", "soak", "-x", "160", "-y", "48", check=False)
-            settled["reference"] = settled_rss(pid)
+            settled["reference"] = settled_rss(pid, "reference")
             reference_at = None
             continue
         if now >= next_resize:
@@ -172,7 +192,7 @@ def drive(binary, arguments, seconds, rng, csv, phase, started, reference_after=
         time.sleep(rng.uniform(0.01, 0.15))
     tmux("resize-window", "-t", "soak", "-x", "160", "-y", "48", check=False)
     if reference_after:
-        settled["end"] = settled_rss(pid)
+        settled["end"] = settled_rss(pid, "end")
     tmux("send-keys", "-t", "soak", "Enter", "q", check=False)  # out of a filter or help, then quit
     final = wait_for(lambda text: "STTY" in text, 15)
     if final is None:
@@ -192,7 +212,10 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--binary", default=".build/release/destinations")
     parser.add_argument("--csv", default=".build/soak.csv")
+    parser.add_argument("--diagnose", metavar="DIR", help="save smaps and malloc_info (through gdb) at both settled points")
     options = parser.parse_args()
+    global DIAGNOSE
+    DIAGNOSE = options.diagnose
     binary = os.path.abspath(options.binary)
     rng = random.Random(options.seed)
     main_seconds = max(30, options.seconds * 5 // 6)

@@ -70,6 +70,25 @@ static inline int cnc_wheel_direction(void) {
     return 0;
 }
 
+/// The interactive screen on standard output and input, like initscr() but for the
+/// terminfo entry `term` (which may differ from TERM: a direct-colour variant). Unlike
+/// initscr(), fails with 0 instead of exiting.
+static inline int cnc_start_interactive(const char *term) {
+    SCREEN *screen = newterm(term, stdout, stdin);
+    if (!screen) return 0;
+    set_term(screen);
+    return 1;
+}
+
+/// True when terminfo has an entry named `name`; loads it to check, then lets it go (call
+/// before any screen exists).
+static inline int cnc_terminfo_exists(const char *name) {
+    int status = 0;
+    if (setupterm(name, STDOUT_FILENO, &status) != OK) return 0;
+    del_curterm(cur_term);
+    return 1;
+}
+
 /// A screen whose output goes to `out_fd` and whose input comes from `in_fd` (headless
 /// runs: /dev/null both ways), sized explicitly. Returns 0 on failure.
 static inline int cnc_start_detached(const char *term, int out_fd, int in_fd, int height, int width) {

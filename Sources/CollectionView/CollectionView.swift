@@ -226,6 +226,10 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
         canvas.fill(viewport)
         if let until = dimmedUntil, time >= until {
             dimmedUntil = nil
+            // Glides start with the fade and last as long. Cleared here, not only when their
+            // cell is drawn: a live cell kept off screen (prepared ahead, retained behind)
+            // would otherwise keep its glide, and the view would never stop animating.
+            glides = [:]
             if let old = insertedSince { dataSource?.retire(old) }
             insertedSince = nil
         }

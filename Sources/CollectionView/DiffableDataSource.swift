@@ -103,6 +103,12 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
     /// True while background builds and diffs are running or waiting to be committed.
     public var hasBackgroundWork: Bool { inbox.isBusy }
 
+    /// True while snapshots replaced by an apply (or let go by the view) wait for the next
+    /// commit to hand them to the queue that frees them. A loop that goes quiet must run
+    /// that commit first: otherwise a replaced snapshot of a million items (about 60 MB)
+    /// stays alive for as long as nothing moves.
+    public var holdsReplacedSnapshots: Bool { !retired.isEmpty || !retiredChanges.isEmpty }
+
     private func claim(_ wanted: Mode, _ operation: String) {
         if let mode, mode != wanted {
             preconditionFailure("DiffableDataSource.\(operation): this data source has been applied from the \(mode == .main ? "main thread" : "background"); always apply the same way (seed 002), or the order of updates is lost")

@@ -21,12 +21,13 @@ public final class AssetLoader: AssetLoading, Sendable {
     /// Decoding threads: one per core (DECISIONS.md, D-019, for 1 against 2 on 2 cores).
     public static var defaultWorkers: Int { Platform.activeProcessorCount }
 
-    init(source: any AssetSource, workers: Int, priority: WorkerPriority, transfers: Int, wake: WakeSignal?, colorMode: CellColorMode) {
+    init(source: any AssetSource, workers: Int, priority: WorkerPriority, transfers: Int, wake: WakeSignal?, colorMode: CellColorMode,
+         thumbnails: ThumbnailCache? = nil) {
         self.source = source
         inbox = Mailbox(wake: wake)
         // Transfers wait on the network and take no CPU; they run at the workers' priority.
         self.transfers = WorkerPool(workers: transfers, name: "image transfer", priority: priority) { () }
-        pool = WorkerPool(workers: workers, name: "image worker", priority: priority) { ImagePreparer(colorMode: colorMode) }
+        pool = WorkerPool(workers: workers, name: "image worker", priority: priority) { ImagePreparer(colorMode: colorMode, thumbnails: thumbnails) }
     }
 
     deinit {

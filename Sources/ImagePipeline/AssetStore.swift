@@ -45,7 +45,9 @@ public final class AssetStore {
     let colorMode: CellColorMode
     let placeholders: PlaceholderCatalog
     /// The main thread's own preparer, for ``prepareOnThisThread(_:)`` only.
-    private lazy var preparerHere = ImagePreparer(colorMode: colorMode)
+    private lazy var preparerHere = ImagePreparer(colorMode: colorMode, thumbnails: thumbnails)
+    /// The desktop's thumbnail cache the preparers read and fill, if any (`--photos`).
+    public let thumbnails: ThumbnailCache?
     let loader: any AssetLoading
     private var pending: [Int: (completion: (Result<CellImage, ImageError>) -> Void, cancellable: Cancellable)] = [:]
     private var failures: [PreparedImageKey: ImageError] = [:]
@@ -66,15 +68,19 @@ public final class AssetStore {
     public convenience init(source: any AssetSource = SimulatedNetworkSource(), cacheLimit: Int = 64 << 20,
                             workers: Int = AssetLoader.defaultWorkers, priority: WorkerPriority = .recommended,
                             transfers: Int = AssetLoader.defaultTransfers, wake: WakeSignal? = nil,
-                            colorMode: CellColorMode, placeholders: PlaceholderCatalog = PlaceholderCatalog()) {
+                            colorMode: CellColorMode, placeholders: PlaceholderCatalog = PlaceholderCatalog(),
+                            thumbnails: ThumbnailCache? = nil) {
         self.init(cache: PreparedImageCache(limit: cacheLimit),
-                  loader: AssetLoader(source: source, workers: workers, priority: priority, transfers: transfers, wake: wake, colorMode: colorMode),
-                  colorMode: colorMode, placeholders: placeholders)
+                  loader: AssetLoader(source: source, workers: workers, priority: priority, transfers: transfers, wake: wake,
+                                      colorMode: colorMode, thumbnails: thumbnails),
+                  colorMode: colorMode, placeholders: placeholders, thumbnails: thumbnails)
     }
 
     /// A store over any background half: the worker pools, or a ``ScriptedAssetLoader``
     /// whose completions arrive at virtual times (simulations and tests).
-    public init(cache: PreparedImageCache, loader: any AssetLoading, colorMode: CellColorMode, placeholders: PlaceholderCatalog = PlaceholderCatalog()) {
+    public init(cache: PreparedImageCache, loader: any AssetLoading, colorMode: CellColorMode, placeholders: PlaceholderCatalog = PlaceholderCatalog(),
+                thumbnails: ThumbnailCache? = nil) {
+        self.thumbnails = thumbnails
         self.cache = cache
         self.loader = loader
         self.colorMode = colorMode

@@ -8,34 +8,8 @@ public struct ExifOrientation: Sendable, Hashable {
 
     /// Reads the APP1 Exif segment of a JPEG; 1 when there is none or it is malformed.
     public init(jpeg data: [UInt8]) {
-        for segment in JPEGSegments(data) where segment.marker == 0xE1 {
-            let bytes = Array(segment.payload)
-            guard bytes.count >= 14, bytes[0..<6].elementsEqual(Array("Exif".utf8) + [0, 0]) else { continue }
-            self.init(tiff: Array(bytes[6...]))
-            return
-        }
-        self.init(1)
-    }
-
-    private init(tiff: [UInt8]) {
-        let little = tiff.starts(with: [0x49, 0x49])
-        func u16(_ at: Int) -> Int? {
-            guard at >= 0, at + 2 <= tiff.count else { return nil }
-            return little ? Int(tiff[at]) | Int(tiff[at + 1]) << 8 : Int(tiff[at]) << 8 | Int(tiff[at + 1])
-        }
-        func u32(_ at: Int) -> Int? {
-            guard let a = u16(at), let b = u16(at + 2) else { return nil }
-            return little ? a | b << 16 : a << 16 | b
-        }
-        guard let ifd = u32(4), let entries = u16(ifd) else { self.init(1); return }
-        for entry in 0..<min(entries, 256) {
-            let at = ifd + 2 + entry * 12
-            if u16(at) == 0x0112, let value = u16(at + 8) {
-                self.init(value)
-                return
-            }
-        }
-        self.init(1)
+        guard let tiff = ExifTIFF(jpeg: data), let directory = tiff.firstDirectory else { self.init(1); return }
+        self.init(tiff.value(of: 0x0112, inDirectory: directory) ?? 1)
     }
 
     /// Orientations 5–8 turn the image a quarter: width and height trade places.

@@ -13,6 +13,15 @@ public final class JPEGDecoder {
 
     deinit { tjDestroy(handle) }
 
+    /// Width and height from the header alone (as stored: before EXIF orientation).
+    public func headerSize(_ data: [UInt8]) -> (width: Int, height: Int)? {
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        let status = data.withUnsafeBufferPointer {
+            tjDecompressHeader3(handle, $0.baseAddress, UInt(data.count), &width, &height, &subsampling, &colorspace)
+        }
+        return status == 0 && width > 0 && height > 0 ? (Int(width), Int(height)) : nil
+    }
+
     /// Decodes to RGBA at the smallest DCT scale whose output still covers `minimum`
     /// pixels (after EXIF orientation), or at full size when `minimum` is nil. This is the
     /// terminal's `prepareThumbnail`: a 40×12-cell thumbnail of a 2560×1600 photo decodes

@@ -35,6 +35,33 @@ public enum PNGCodec {
         return PixelBuffer(width: width, height: height, bytes: pixels)
     }
 
+    /// `image` as the bytes of an RGBA PNG file.
+    public static func encode(_ image: PixelBuffer) throws(ImageError) -> [UInt8] {
+        var png = png_image()
+        cpng_image_init(&png)
+        png.width = UInt32(image.width)
+        png.height = UInt32(image.height)
+        png.format = cpng_format_rgba()
+        var size = 0
+        // First call: the size only; second: the bytes.
+        let measured = image.bytes.withUnsafeBytes { png_image_write_to_memory(&png, nil, &size, 0, $0.baseAddress, 0, nil) }
+        guard measured != 0, size > 0 else {
+            let reason = message(of: png)
+            png_image_free(&png)
+            throw .unreadable(path: "(memory)", reason: "cannot encode PNG: \(reason)")
+        }
+        var bytes = [UInt8](repeating: 0, count: size)
+        let written = bytes.withUnsafeMutableBytes { output in
+            image.bytes.withUnsafeBytes { png_image_write_to_memory(&png, output.baseAddress, &size, 0, $0.baseAddress, 0, nil) }
+        }
+        guard written != 0 else {
+            let reason = message(of: png)
+            png_image_free(&png)
+            throw .unreadable(path: "(memory)", reason: "cannot encode PNG: \(reason)")
+        }
+        return Array(bytes.prefix(size))
+    }
+
     /// Writes `image` as an RGBA PNG file.
     public static func write(_ image: PixelBuffer, to path: String) throws(ImageError) {
         var png = png_image()

@@ -62,3 +62,35 @@ public struct CropWindow: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { "crop(\(x), \(y), \(width)×\(height))" }
 }
+
+extension PixelBuffer {
+    /// The image shrunk to fit in `box` × `box` pixels, aspect kept, each output pixel the
+    /// average of the source pixels it covers; itself when it already fits (never enlarged).
+    /// - Complexity: O(source pixels).
+    public func scaledToFit(box: Int) -> PixelBuffer {
+        guard width > box || height > box else { return self }
+        let scale = Double(box) / Double(max(width, height))
+        let w = max(1, Int((Double(width) * scale).rounded())), h = max(1, Int((Double(height) * scale).rounded()))
+        var out = [UInt8](repeating: 0, count: w * h * 4)
+        bytes.withUnsafeBufferPointer { source in
+            for y in 0..<h {
+                let y0 = y * height / h, y1 = max(y0 + 1, (y + 1) * height / h)
+                for x in 0..<w {
+                    let x0 = x * width / w, x1 = max(x0 + 1, (x + 1) * width / w)
+                    var sum = (0, 0, 0, 0)
+                    for sy in y0..<y1 {
+                        var i = (sy * width + x0) * 4
+                        for _ in x0..<x1 {
+                            sum.0 += Int(source[i]); sum.1 += Int(source[i + 1]); sum.2 += Int(source[i + 2]); sum.3 += Int(source[i + 3])
+                            i += 4
+                        }
+                    }
+                    let count = (y1 - y0) * (x1 - x0), o = (y * w + x) * 4
+                    out[o] = UInt8(sum.0 / count); out[o + 1] = UInt8(sum.1 / count)
+                    out[o + 2] = UInt8(sum.2 / count); out[o + 3] = UInt8(sum.3 / count)
+                }
+            }
+        }
+        return PixelBuffer(width: w, height: h, bytes: out)
+    }
+}

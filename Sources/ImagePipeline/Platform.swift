@@ -5,7 +5,8 @@ import Darwin
 #endif
 
 /// The C library calls of ImagePipeline, in one place: reading a photo without blocking
-/// on special files, thread priorities, the core count and short sleeps. No other file of
+/// on special files, the thumbnail cache's files and folders, thread priorities, the core
+/// count and short sleeps. No other file of
 /// the target imports libc.
 enum Platform {
     /// Reads a whole regular file of at most `limit` bytes; anything else fails with why.
@@ -40,6 +41,59 @@ enum Platform {
     }
 
     private static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+    /// Modification time in whole seconds (what the thumbnail spec's `Thumb::MTime` holds),
+    /// or nil when the path cannot be stat'ed.
+    static func modificationTime(_ path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int(info.st_mtim.tv_sec)
+    }
+
+    /// The absolute path without symbolic links or dot segments, or nil.
+    static func canonicalPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Creates `path` and any missing parents, each with `mode`; true when it exists after.
+    static func makeDirectories(_ path: String, mode: mode_t) -> Bool {
+        var prefix = ""
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += "/" + component
+            if mkdir(prefix, mode) != 0 && errno != EEXIST { return false }
+        }
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Writes `bytes` to `path` whole or not at all: into a temporary file beside it (mode
+    /// `mode`), then renamed over it, so a reader never sees half a file.
+    static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t) -> Bool {
+        let temporary = "\(path).\(getpid()).\(pthread_self()).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard fd >= 0 else { return false }
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { close(fd); unlink(temporary); return false }
+            offset += count
+        }
+        guard close(fd) == 0, rename(temporary, path) == 0 else { unlink(temporary); return false }
+        return true
+    }
+
+    /// An environment variable, or nil.
+    static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+
+    /// The user's home folder: HOME, else the password database.
+    static var homeDirectory: String? {
+        if let home = environment("HOME"), !home.isEmpty { return home }
+        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return nil }
+        return String(cString: directory)
+    }
 
     /// Sets the calling thread's nice value (on Linux the nice value is per thread: who = 0
     /// is the calling thread); false if the system refused.

@@ -63,7 +63,10 @@ public final class FrameScheduler {
     public var isIdleWorkEnabled = true
     /// A guard against a source that offers zero-cost jobs forever.
     public var maxIdleJobsPerFrame = 256
-    public private(set) var meter = HitchMeter()
+    public private(set) var meter: HitchMeter
+    /// How many frames' whole records the meter keeps for a trace; zero in a session that
+    /// writes none, so an hours-long session holds only the meter's bounded aggregates.
+    public let tracedFrameLimit: Int
     /// When set, the first frame is kept apart in ``launchFrame`` and the meter counts
     /// from the second: the launch (first layout, every visible cell configured, a full
     /// paint) is reported on its own, as Apple's hitch ratio counts frames while scrolling.
@@ -78,10 +81,15 @@ public final class FrameScheduler {
     private var commitPredictor = CostPredictor()
     private var jobPredictors: [String: CostPredictor] = [:]
 
-    /// - Parameter start: time of the first tick; defaults to the clock's current time.
-    public init(refreshRate: RefreshRate = .hz60, clock: any FrameClock, startingAt start: Duration? = nil) {
+    /// - Parameters:
+    ///   - start: time of the first tick; defaults to the clock's current time.
+    ///   - tracedFrameLimit: records kept whole for ``HitchMeter/records`` (a trace).
+    public init(refreshRate: RefreshRate = .hz60, clock: any FrameClock, startingAt start: Duration? = nil,
+                tracedFrameLimit: Int = HitchMeter.defaultRetainedRecordLimit) {
         self.refreshRate = refreshRate
         self.clock = clock
+        self.tracedFrameLimit = tracedFrameLimit
+        meter = HitchMeter(retainedRecordLimit: tracedFrameLimit)
         tickBase = start ?? clock.now
     }
 
@@ -177,7 +185,7 @@ public final class FrameScheduler {
     }
 
     /// Forgets recorded frames (e.g. after a warm-up); predictions are kept.
-    public func resetMeter() { meter = HitchMeter() }
+    public func resetMeter() { meter = HitchMeter(retainedRecordLimit: tracedFrameLimit) }
 
     /// Step 5. The budget for a job ends at the deadline of the *next* frame minus that
     /// frame's predicted commit, so one job may cross the next tick when the next commit

@@ -8,12 +8,12 @@ import CNcursesw
 enum Curses {
     // MARK: Screens
 
-    /// Takes over the terminal ncurses-style: raw-ish input without echo, keypad and the
-    /// mouse wheel decoded, reads that never block. False when `initscr` fails (no usable
-    /// terminfo entry).
-    static func startInteractive() -> Bool {
+    /// Takes over the terminal ncurses-style with terminfo entry `term`: raw-ish input
+    /// without echo, keypad and the mouse wheel decoded, reads that never block. False when
+    /// the entry cannot be loaded.
+    static func startInteractive(term: String) -> Bool {
         set_escdelay(25)
-        guard initscr() != nil else { return false }
+        guard cnc_start_interactive(term) != 0 else { return false }
         atexit(cnc_endwin_if_active)
         cbreak()
         noecho()
@@ -24,6 +24,9 @@ enum Curses {
         cnc_enable_wheel()
         return true
     }
+
+    /// True when terminfo has an entry called `name` (before any screen exists).
+    static func terminfoExists(_ name: String) -> Bool { cnc_terminfo_exists(name) != 0 }
 
     /// A screen for terminal `term` on the given descriptors at a fixed size (headless).
     static func startDetached(term: String, output: Int32, input: Int32, rows: Int, columns: Int) -> Bool {

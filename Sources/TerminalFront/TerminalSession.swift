@@ -34,6 +34,8 @@ public final class TerminalSession {
     /// Frames are wrapped in DEC mode 2026 so the terminal shows each one whole.
     /// Probed at start (DECRQM); `DESTINATIONS_SYNC_OUTPUT=1` or `0` overrides.
     public private(set) var supportsSynchronizedOutput = false
+    /// The terminfo entry ncurses runs on: TERM's, or a `-direct` variant chosen for `COLORTERM`.
+    public private(set) var terminfoEntry = ""
     /// Where ncurses writes.
     public private(set) var outputDescriptor: Int32 = Platform.standardOutput
 
@@ -46,7 +48,10 @@ public final class TerminalSession {
         Platform.unblockTerminalSignals()
         supportsSynchronizedOutput = Platform.environment("DESTINATIONS_SYNC_OUTPUT").map { $0 == "1" } ?? SyncOutputProbe.query()
         terminal_restore_save(Platform.standardOutput)
-        guard Curses.startInteractive() else { throw .cannotInitialise(term: Self.termName ?? "unset") }
+        guard let term = Self.termName, !term.isEmpty else { throw .cannotInitialise(term: "unset") }
+        let entry = Self.terminfoEntry(for: term)
+        guard Curses.startInteractive(term: entry) else { throw .cannotInitialise(term: term) }
+        terminfoEntry = entry
         isActive = true
         outputDescriptor = Platform.standardOutput
         terminal_restore_install()
@@ -58,7 +63,8 @@ public final class TerminalSession {
     /// else xterm-256color. Synchronized output is assumed, as a modern terminal has it.
     public func startHeadless(rows: Int, columns: Int) throws(TerminalError) {
         Platform.useUTF8Locale()
-        let term = Self.termName.flatMap { $0.isEmpty || $0 == "dumb" ? nil : $0 } ?? "xterm-256color"
+        let term = Self.terminfoEntry(for: Self.termName.flatMap { $0.isEmpty || $0 == "dumb" ? nil : $0 } ?? "xterm-256color")
+        terminfoEntry = term
         guard let (output, input) = Platform.openNullDevice(),
               Curses.startDetached(term: term, output: output, input: input, rows: rows, columns: columns) else {
             throw .cannotInitialise(term: term)
@@ -71,7 +77,16 @@ public final class TerminalSession {
     }
 
     private func configureScreen() {
-        capability = Curses.configureScreen(noColor: !(Platform.environment("NO_COLOR") ?? "").isEmpty)
+        capability = Curses.configureScreen(noColor: Self.noColor)
+    }
+
+    private static var noColor: Bool { !(Platform.environment("NO_COLOR") ?? "").isEmpty }
+
+    /// TERM's entry, or its direct-colour variant under `COLORTERM=truecolor` (see ``TerminfoChoice``).
+    private static func terminfoEntry(for term: String) -> String {
+        TerminfoChoice.entry(term: term, colorTerm: Platform.environment("COLORTERM"),
+                             insideTmux: Platform.environment("TMUX") != nil, noColor: noColor,
+                             exists: Curses.terminfoExists)
     }
 
     private static var termName: String? { Platform.environment("TERM") }

@@ -26,6 +26,10 @@ struct DestinationsCommand: ParsableCommand {
     )
     /// Parses and runs; returns the process exit status.
     static func main(arguments: [String]) -> Int32 {
+        if RootHelp.isRequested(by: arguments) {
+            print(RootHelp.text(), terminator: "")
+            return 0
+        }
         do {
             var command = try parseAsRoot(arguments)
             try command.run()

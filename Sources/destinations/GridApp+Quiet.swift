@@ -13,6 +13,7 @@ extension GridApp {
         let view = screen.view
         if view.physics.isMoving || view.isAnimatingUpdate { return false }
         if screen.store.hasWorkForMainThread || screen.isQuerying || photoScan?.updates.mayHaveMessages == true { return false }
+        if screen.source.holdsReplacedSnapshots { return false }
         if scheduler.isIdleWorkEnabled && view.hasIdleWork { return false }
         if let due = nextScheduledWork, clock.now >= due { return false }
         return true

@@ -26,7 +26,7 @@ extension GridApp {
             firstFrameMs: stats.firstFrameMs ?? 0, launchCommitMs: scheduler.launchFrame?.commitDuration.milliseconds ?? 0,
             rssFirstFrameMb: Double(stats.residentAtFirstFrame) / megabyte, rssHalfwayMb: stats.residentHalfway.map { Double($0) / megabyte },
             rssEndMb: Double(Platform.residentBytes()) / megabyte, peakRssMb: Double(Platform.peakResidentBytes()) / megabyte,
-            thumbnailsPrepared: store.counters.prepared, minorFaultsPerFrame: stats.minorFaultsPerFrame,
+            thumbnailCache: store.thumbnails?.counters, thumbnailsPrepared: store.counters.prepared, minorFaultsPerFrame: stats.minorFaultsPerFrame,
             idle: idleMeasurement.map { $0.result(at: clock.now, bytesWritten: terminal.bytesWritten) }, quietWaits: scheduler.quietWaits)
     }
 }

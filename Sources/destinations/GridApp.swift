@@ -55,7 +55,8 @@ final class GridApp: FrameDelegate {
         self.wake = wake
         self.terminal = terminal
         self.clock = clock
-        scheduler = FrameScheduler(refreshRate: options.refreshRate, clock: clock)
+        scheduler = FrameScheduler(refreshRate: options.refreshRate, clock: clock,
+                                   tracedFrameLimit: options.traceFrames ? HitchMeter.defaultRetainedRecordLimit : 0)
         scheduler.keepsLaunchFrameApart = true
         let store = GridLaunch.assetStore(options: options, images: images, clock: clock, wake: wake,
                                           colorMode: GridLaunch.colorMode(for: terminal.capability))

@@ -16,12 +16,14 @@ struct GridCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "grid", abstract: "Browse the destination posts: a scrolling grid of photo thumbnails (the default).",
         discussion: """
+        Keys move the selection, page, fling, filter and sort (listed below, and by ? in the grid). \
+        --posts 1000000 browses a million posts; --photos DIR your own photos. \
         Without a terminal, --scenario runs headless: the same front presents into a byte-counting \
         sink (TERM as set, or xterm-256color; 160×48 unless COLUMNS and LINES say otherwise) and the \
         run's report is printed.
         """)
 
-    @Option(name: .long, help: ArgumentHelp("Display refresh rate in Hz, 24 to 480.", valueName: "hz"),
+    @Option(name: .long, help: ArgumentHelp("Display refresh rate in Hz, 24 to 480 (default 60): the commit deadline is one period.", valueName: "hz"),
             transform: { text in
                 do { return try RefreshRate(parsing: text) } catch { throw ValidationError("\(error)") }
             })
@@ -32,6 +34,9 @@ struct GridCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Browse this folder's JPEG and PNG photos instead of the bundled Assets (other files are skipped and counted).", valueName: "dir"))
     var photos: String?
+
+    @Flag(help: "With --photos: do not read or write the desktop's thumbnail cache ($XDG_CACHE_HOME/thumbnails, else ~/.cache/thumbnails).")
+    var noThumbnailCache = false
 
     @Option(help: ArgumentHelp("Simulated network latency per image in ms (jitter ±50 %).", valueName: "ms"))
     var latency: Double = 80
@@ -69,7 +74,7 @@ struct GridCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Image decoding threads, 1 to 64 (default: one per core).", valueName: "n"))
     var workers: Int?
 
-    @Option(help: "Scheduling priority of the image threads: normal, low (nice 10) or idle (SCHED_IDLE).")
+    @Option(help: "Scheduling priority of the image threads: normal, low (nice 10), idle (SCHED_IDLE) or mixed (one low thread, the rest idle).")
     var workerPriority: WorkerPriority = .recommended
 
     @Option(help: ArgumentHelp("Write the frames as Chrome trace-event JSON (opens in Perfetto).", valueName: "file"))
@@ -99,7 +104,7 @@ struct GridCommand: ParsableCommand {
             refreshRate: refreshRate, prefetch: prefetch == .on, images: images, cellCost: .milliseconds(cellCost),
             posts: posts, photos: photos, latency: .milliseconds(latency), cacheBytes: cacheMb << 20, scenario: scenario,
             duration: duration.map { .milliseconds($0 * 1000) } ?? (scenario != nil ? .seconds(5) : nil),
-            seed: seed, traceLifecycle: traceLifecycle != nil, stress: stress,
+            seed: seed, thumbnailCache: !noThumbnailCache, traceFrames: traceFile != nil, traceLifecycle: traceLifecycle != nil, stress: stress,
             workers: workers ?? AssetLoader.defaultWorkers, workerPriority: workerPriority, hud: hud.map { $0 == .on })
         let outcome = try GridLaunch.runInTerminal(options: options, headless: headless)
         try TerminalLoop.checkTerminal(outcome.stop)
@@ -133,6 +138,10 @@ struct GridOptions: Sendable {
     var scenario: ScenarioKind?
     var duration: Duration?
     var seed: UInt64 = 1
+    /// With `photos`: read and fill the freedesktop thumbnail cache.
+    var thumbnailCache = true
+    /// Keep the first frames' whole records for `--trace-file` (nothing kept otherwise).
+    var traceFrames = false
     var traceLifecycle = false
     /// Busy threads at normal priority for the run.
     var stress = 0

@@ -1,4 +1,5 @@
 import CoreKit
+import ImagePipeline
 import RenderLoop
 
 /// The report of one grid run, as text for people and JSON for scripts and the bench.
@@ -38,6 +39,9 @@ struct GridReport {
     var rssHalfwayMb: Double?
     var rssEndMb: Double
     var peakRssMb: Double
+    /// The freedesktop thumbnail cache's counters (nil when not used: no `--photos`, or
+    /// `--no-thumbnail-cache`).
+    var thumbnailCache: ThumbnailCache.Counters?
     /// Thumbnails decoded and converted by the workers.
     var thumbnailsPrepared: Int
     /// The main thread's minor page faults per frame after the launch frame.
@@ -94,6 +98,7 @@ struct GridReport {
             ("rss_mb", "{\"first_frame\":\(number(rssFirstFrameMb, 1)),\"halfway\":\(rssHalfwayMb.map { number($0, 1) } ?? "null"),\"end\":\(number(rssEndMb, 1))}"),
             ("peak_rss_mb", number(peakRssMb, 1)),
             ("thumbnails_prepared", "\(thumbnailsPrepared)"),
+            ("thumbnail_cache", thumbnailCache.map { "{\"hits\":\($0.hits),\"embedded_hits\":\($0.embeddedHits),\"photo_decodes\":\($0.photoDecodes),\"written\":\($0.written),\"failures_recorded\":\($0.failuresRecorded),\"known_failures\":\($0.knownFailures)}" } ?? "null"),
             ("minor_faults_per_frame", number(minorFaultsPerFrame, 3)),
             ("quiet_waits", "\(quietWaits)"),
             ("idle_seconds", idle.map { number($0.seconds) } ?? "null"),

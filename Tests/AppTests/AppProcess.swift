@@ -32,10 +32,11 @@ final class Tmux {
     }
 
     /// Starts `command` in a new session. `swift test` exports NO_COLOR=1 to its children,
-    /// so it is removed unless `environment` sets it again.
+    /// so it is removed unless `environment` sets it again; COLORTERM too, so the colour a
+    /// test sees follows `term` and `environment` only.
     func start(_ command: String, columns: Int = 120, rows: Int = 32, term: String = "xterm-256color", environment: String = "") throws {
         try run(["new-session", "-d", "-s", session, "-x", "\(columns)", "-y", "\(rows)",
-                 "env -u NO_COLOR TERM=\(term) \(environment) \(command); echo EXIT=$?; sleep 60"], capturing: false)
+                 "env -u NO_COLOR -u COLORTERM TERM=\(term) \(environment) \(command); echo EXIT=$?; sleep 60"], capturing: false)
     }
 
     func keys(_ keys: String...) throws { try run(["send-keys", "-t", session] + keys) }

@@ -65,6 +65,13 @@ import Testing
         let result = try AppProcess.run(["--help"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("grid") && result.stdout.contains("scheduler"))
+        // The grid's flags and keys first, the subcommands after.
+        let text = result.stdout
+        let flags = try #require(text.range(of: "--refresh-rate")), photos = try #require(text.range(of: "--photos <dir>"))
+        let keys = try #require(text.range(of: "KEYS")), subcommands = try #require(text.range(of: "SUBCOMMANDS:"))
+        #expect(flags.lowerBound < keys.lowerBound && photos.lowerBound < keys.lowerBound && keys.lowerBound < subcommands.lowerBound)
+        #expect(text.contains("fling down / up") && text.contains("COLORTERM"))
+        #expect(try AppProcess.run(["-h"]).stdout == text && AppProcess.run(["help"]).stdout == text)
         let scheduler = try AppProcess.run(["scheduler", "--help"])
         #expect(scheduler.status == 0 && scheduler.stdout.contains("--refresh-rate"))
     }
@@ -111,6 +118,21 @@ import Testing
         defer { tmux.stop() }
         let screen = try tmux.waitFor(escapes: true) { $0.contains("critical") }
         #expect(screen.contains("\u{1B}[38;2;205;0;0m"), "24-bit red for the critical band:\n\(screen.debugDescription)")
+    }
+
+    /// Most terminals keep TERM=xterm-256color and say COLORTERM=truecolor: 24-bit colour
+    /// through the xterm-direct entry; NO_COLOR still wins.
+    @Test func colortermTruecolorGets24BitColour() throws {
+        let tmux = Tmux()
+        try tmux.start("\(AppProcess.binary.path) scheduler --prefetch off --refresh-rate 120", environment: "COLORTERM=truecolor")
+        defer { tmux.stop() }
+        let screen = try tmux.waitFor(escapes: true) { $0.contains("critical") }
+        #expect(screen.contains("\u{1B}[38;2;205;0;0m"), "24-bit red for the critical band:\n\(screen.debugDescription)")
+        let plain = Tmux()
+        try plain.start("\(AppProcess.binary.path) scheduler --prefetch off --refresh-rate 120", environment: "COLORTERM=24bit NO_COLOR=1")
+        defer { plain.stop() }
+        let plainScreen = try plain.waitFor(escapes: true) { $0.contains("critical") }
+        #expect(!plainScreen.contains("\u{1B}[38;2;") && !plainScreen.contains("\u{1B}[31m"), "NO_COLOR wins:\n\(plainScreen.debugDescription)")
     }
 
     @Test func sigtermRestoresTheTerminalAndExits143() throws {
@@ -162,24 +184,24 @@ import Testing
         defer { tmux.stop() }
         // A capture can catch a frame half-written (tmux 3.3 has no synchronized output),
         // so everything asserted is waited for.
-        let first = try tmux.waitFor { $0.contains("Cusco") && $0.contains("Saint Lucia") && $0.contains("Peru") && $0.contains("♥") }
-        #expect(first.contains("Peru") && first.contains("♥"), "screen:\n\(first)")
+        let first = try tmux.waitFor { $0.contains("Young grass") && $0.contains("Yellow blossom") && $0.contains("Meadow") && $0.contains("♥") }
+        #expect(first.contains("Meadow") && first.contains("♥"), "screen:\n\(first)")
         let coloured = try tmux.waitFor(escapes: true) { $0.contains("\u{1B}[48;5;") }
         #expect(coloured.contains("\u{1B}[48;5;"), "thumbnails use the 256-colour palette")
         try tmux.keys("PageDown")
-        let paged = try tmux.waitFor { !$0.contains("Cusco") && $0.contains("♥") }
-        #expect(!paged.contains("Cusco") && paged.contains("♥"), "a page further:\n\(paged)")
+        let paged = try tmux.waitFor { !$0.contains("Young grass") && $0.contains("♥") }
+        #expect(!paged.contains("Young grass") && paged.contains("♥"), "a page further:\n\(paged)")
         try tmux.keys("g")
-        #expect(try tmux.waitFor { $0.contains("Cusco") }.contains("Cusco"))
+        #expect(try tmux.waitFor { $0.contains("Young grass") }.contains("Young grass"))
         // Select Saint Lucia (second post) and like it twice: a reconfigure of one item.
         try tmux.keys("l", "L", "L")
         #expect(try tmux.waitFor { $0.contains("♥ 7966") }.contains("♥ 7966"))
         // Filter as you type: a new snapshot per keystroke.
         try tmux.keys("/", "l", "a", "k", "e")
-        let filtered = try tmux.waitFor { $0.contains("filter: lake") && !$0.contains("Cusco") && $0.contains("Lake Bled") && !$0.contains("Saint Lucia") }
-        #expect(filtered.contains("Lake Bled") && !filtered.contains("Saint Lucia"), "filtered:\n\(filtered)")
+        let filtered = try tmux.waitFor { $0.contains("filter: lake") && !$0.contains("Young grass") && $0.contains("Lakeside") && !$0.contains("Yellow blossom") }
+        #expect(filtered.contains("Lakeside") && !filtered.contains("Yellow blossom"), "filtered:\n\(filtered)")
         try tmux.keys("Escape")
-        #expect(try tmux.waitFor { $0.contains("Cusco") && $0.contains("Saint Lucia") }.contains("Saint Lucia"))
+        #expect(try tmux.waitFor { $0.contains("Young grass") && $0.contains("Yellow blossom") }.contains("Yellow blossom"))
         try tmux.keys("q")
         let after = try tmux.waitFor { $0.contains("EXIT=") }
         #expect(after.contains("EXIT=0") && after.contains("destinations: "), "after quit:\n\(after)")
@@ -189,7 +211,7 @@ import Testing
         let tmux = Tmux()
         try tmux.start("\(AppProcess.binary.path) --latency 0", columns: 160, rows: 48)
         defer { tmux.stop() }
-        let first = try tmux.waitFor { $0.contains("Cusco") && $0.contains("bytes/frame") && $0.contains("1000 posts") && $0.contains("cache ") }
+        let first = try tmux.waitFor { $0.contains("Young grass") && $0.contains("bytes/frame") && $0.contains("1000 posts") && $0.contains("cache ") }
         #expect(first.contains("60 Hz  prefetch on  images async  1000 posts"), "header:\n\(first)")
         #expect(first.contains("cells prepared: in commit") && first.contains("cache "), "HUD:\n\(first)")
         try tmux.keys("?")
@@ -200,12 +222,12 @@ import Testing
         // Enter: the selected post large, placeholder first, then the photo prepared off
         // the main thread at that size ("W×H cells" replaces "preparing").
         try tmux.keys("Enter")
-        let detail = try tmux.waitFor { $0.contains("Esc back") && $0.contains(" cells") && $0.contains("Cusco") && $0.contains("Peru") }
-        #expect(detail.contains("Cusco") && detail.contains("Peru"), "detail:\n\(detail)")
+        let detail = try tmux.waitFor { $0.contains("Esc back") && $0.contains(" cells") && $0.contains("Young grass") && $0.contains("Meadow") }
+        #expect(detail.contains("Young grass") && detail.contains("Meadow"), "detail:\n\(detail)")
         try tmux.keys("Escape")
-        _ = try tmux.waitFor { !$0.contains("Esc back") && $0.contains("Saint Lucia") }
+        _ = try tmux.waitFor { !$0.contains("Esc back") && $0.contains("Yellow blossom") }
         try tmux.keys("J")
-        let flung = try tmux.waitFor { !$0.contains("Cusco") && !$0.contains("Saint Lucia") && $0.contains("♥") }
+        let flung = try tmux.waitFor { !$0.contains("Young grass") && !$0.contains("Yellow blossom") && $0.contains("♥") }
         #expect(flung.contains("♥"), "after a fling:\n\(flung)")
         // Narrower: fewer columns of posts, still whole cells.
         let wide = flung.split(separator: "\n").first { $0.contains("♥") }.map { $0.components(separatedBy: "♥").count - 1 } ?? 0
@@ -224,7 +246,7 @@ import Testing
         let tmux = Tmux()
         try tmux.start("\(AppProcess.binary.path) --images sync --prefetch off --cell-cost 1", columns: 120, rows: 40)
         defer { tmux.stop() }
-        let screen = try tmux.waitFor { $0.contains("Cusco") && $0.contains("prefetch off  images sync  cell cost 1.0 ms") }
+        let screen = try tmux.waitFor { $0.contains("Young grass") && $0.contains("prefetch off  images sync  cell cost 1.0 ms") }
         #expect(screen.contains("prefetch off  images sync  cell cost 1.0 ms"), "header:\n\(screen)")
         try tmux.keys("q")
         #expect(try tmux.waitFor { $0.contains("EXIT=") }.contains("EXIT=0"))
@@ -322,7 +344,8 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("gone.jpg").path, withDestinationPath: "/nonexistent/photo.jpg")
         // A named pipe used to block the app before its first screen (open waited for a writer).
         #expect(mkfifo(folder.appendingPathComponent("pipe \"1\".jpg").path, 0o644) == 0)
-        let result = try AppProcess.run(["--photos", folder.path, "--scenario", "steady", "--duration", "0.5", "--report", "json"])
+        let result = try AppProcess.run(["--photos", folder.path, "--scenario", "steady", "--duration", "0.5", "--report", "json"],
+                                        environment: ["XDG_CACHE_HOME": folder.appendingPathComponent("cache").path])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try Self.json(result)
         #expect(report["posts"] as? Int == photos)
@@ -336,6 +359,32 @@ import Testing
         #expect(none.status == 1 && none.stderr.contains("no JPEG or PNG photos here"), "\(none.stderr)")
         let missing = try AppProcess.run(["--photos", "/nonexistent/folder", "--scenario", "steady", "--duration", "0.5"])
         #expect(missing.status == 1 && missing.stderr.contains("/nonexistent/folder"), "\(missing.stderr)")
+    }
+
+    /// The desktop's thumbnail cache: the first run decodes the photos and saves their
+    /// thumbnails, the second decodes none; `--no-thumbnail-cache` neither reads nor writes.
+    @Test func aPhotoFolderComesFromTheThumbnailCacheTheSecondTime() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photos-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("photos"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let assets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Assets/photos")
+        for name in ["aqua.png", "blinds.jpg", "dune.jpg", "kite.png"] {
+            try FileManager.default.copyItem(at: assets.appendingPathComponent(name), to: folder.appendingPathComponent("photos/" + name))
+        }
+        let cache = folder.appendingPathComponent("cache")
+        func run(_ extra: [String] = []) throws -> [String: Any] {
+            let result = try AppProcess.run(["--photos", folder.appendingPathComponent("photos").path, "--scenario", "idle", "--duration", "1.5",
+                                             "--latency", "0", "--report", "json"] + extra, environment: ["XDG_CACHE_HOME": cache.path])
+            try #require(result.status == 0, "\(result.stderr)")
+            return try Self.json(result)
+        }
+        let off = try run(["--no-thumbnail-cache"])
+        #expect(off["thumbnail_cache"] is NSNull && !FileManager.default.fileExists(atPath: cache.path), "off: nothing read or written")
+        let first = try #require(try run()["thumbnail_cache"] as? [String: Int])
+        #expect(first["photo_decodes"] == 4 && first["written"] == 4 && first["hits"] == 0, "\(first)")
+        let second = try #require(try run()["thumbnail_cache"] as? [String: Int])
+        #expect(second["photo_decodes"] == 0 && second["hits"] == 4, "\(second)")
     }
 
     @Test(arguments: [

@@ -58,13 +58,13 @@ import Testing
         defer { tmux.stop() }
         _ = try tmux.waitFor { $0.contains("PROMPT$") }
         try tmux.keys("\(AppProcess.binary.path) --latency 0", "Enter")
-        _ = try tmux.waitFor { $0.contains("Cusco") && $0.contains("♥") }
+        _ = try tmux.waitFor { $0.contains("Young grass") && $0.contains("♥") }
         try tmux.keys("C-z")
         let suspended = try tmux.waitFor { $0.contains("Stopped") }
         #expect(suspended.contains("Stopped") && !suspended.contains("♥ "), "back at the shell:\n\(suspended)")
         try tmux.keys("fg", "Enter")
-        let resumed = try tmux.waitFor { $0.contains("Cusco") && $0.contains("prefetch on") && $0.contains("♥") }
-        #expect(resumed.contains("Cusco") && resumed.contains("prefetch on"), "redrawn after fg:\n\(resumed)")
+        let resumed = try tmux.waitFor { $0.contains("Young grass") && $0.contains("prefetch on") && $0.contains("♥") }
+        #expect(resumed.contains("Young grass") && resumed.contains("prefetch on"), "redrawn after fg:\n\(resumed)")
         try tmux.keys("q")
         #expect(try tmux.waitFor { $0.contains("destinations: ") }.contains("destinations: "))
     }

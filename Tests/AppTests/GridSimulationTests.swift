@@ -116,7 +116,7 @@ import Testing
 
     @Test func theFirstScreenShowsPostsAndTheHeader() throws {
         let grid = try grid(hud: true)
-        #expect(grid.screen.contains("Cusco") && grid.screen.contains("Peru") && grid.screen.contains("Saint Lucia"))
+        #expect(grid.screen.contains("Young grass") && grid.screen.contains("Meadow") && grid.screen.contains("Yellow blossom"))
         #expect(grid.backend.rowTexts[0].contains("60 Hz  prefetch on  images async  1000 posts"), "header: \(grid.backend.rowTexts[0])")
         #expect(grid.screen.contains("cells prepared: in commit"), "HUD:\n\(grid.screen)")
     }
@@ -124,19 +124,38 @@ import Testing
     @Test func pagingMovesAwayAndHomeComesBack() throws {
         let grid = try grid()
         grid.press(.pageDown)
-        #expect(!grid.screen.contains("Cusco") && grid.screen.contains("♥"))
+        #expect(!grid.screen.contains("Young grass") && grid.screen.contains("♥"))
         grid.press(.character("g"))
-        #expect(grid.screen.contains("Cusco"))
+        #expect(grid.screen.contains("Young grass"))
     }
 
     @Test func likeFilterAndClear() throws {
         let grid = try grid()
         grid.press(.character("l"), .character("L"), .character("L"))
-        #expect(grid.screen.contains("♥ 7966"), "Saint Lucia liked twice")
+        #expect(grid.screen.contains("♥ 7966"), "Yellow blossom liked twice")
         grid.press(.character("/"), .character("l"), .character("a"), .character("k"), .character("e"))
-        #expect(grid.screen.contains("filter: lake") && grid.screen.contains("Lake Bled") && !grid.screen.contains("Saint Lucia"))
+        #expect(grid.screen.contains("filter: lake") && grid.screen.contains("Lakeside") && !grid.screen.contains("Yellow blossom"))
         grid.press(.escape)
-        #expect(grid.screen.contains("Saint Lucia") && grid.screen.contains("Cusco"))
+        #expect(grid.screen.contains("Yellow blossom") && grid.screen.contains("Young grass"))
+    }
+
+    /// The soak's memory: a snapshot replaced by an apply is handed to the queue that frees
+    /// it at the next commit, so the loop must not go quiet before that commit.
+    /// After a sort or a filter the grid goes quiet (a glide of a cell kept off screen once
+    /// kept it animating for ever), and holds no replaced snapshot when it does (a million
+    /// items: the soak's memory).
+    @Test func aQuietGridHoldsNoReplacedSnapshot() throws {
+        let grid = try grid()
+        for key: Key in [.character("s"), .character("/"), .character("e"), .escape, .character("s")] {
+            grid.backend.type([key])
+            var frames = 0
+            repeat {
+                grid.frames(1)
+                frames += 1
+            } while !grid.app.isQuiet && frames < 600
+            #expect(grid.app.isQuiet, "after \(key): the grid never went quiet (animating: \(grid.app.screen.view.isAnimatingUpdate))")
+            #expect(!grid.app.screen.source.holdsReplacedSnapshots, "after \(key): quiet with a replaced snapshot held")
+        }
     }
 
     @Test func detailViewOpensWithItsPhotoAndCloses() throws {
@@ -144,7 +163,7 @@ import Testing
         grid.press(.enter)
         #expect(grid.screen.contains("Esc back") && grid.screen.contains(" cells"), "detail:\n\(grid.screen)")
         grid.press(.escape)
-        #expect(!grid.screen.contains("Esc back") && grid.screen.contains("Saint Lucia"))
+        #expect(!grid.screen.contains("Esc back") && grid.screen.contains("Yellow blossom"))
     }
 
     @Test func aNarrowerTerminalShowsFewerColumnsOfPosts() throws {
@@ -161,7 +180,7 @@ import Testing
         #expect(grid.screen.contains("Terminal too small"))
         grid.backend.resize(rows: 48, columns: 160)
         grid.settle()
-        #expect(grid.screen.contains("Cusco"))
+        #expect(grid.screen.contains("Young grass"))
     }
 
     @Test func aMillionPostsStartFromTheFirstScreenAndTheRestFollows() throws {
@@ -169,7 +188,7 @@ import Testing
         // Before any frame: only the first posts exist; the whole list is a background apply.
         #expect(grid.app.screen.source.numberOfItems == GridScreen.initialPosts)
         grid.frames(1)
-        #expect(grid.screen.contains("Cusco"))
+        #expect(grid.screen.contains("Young grass"))
         grid.settle()
         #expect(grid.app.screen.source.numberOfItems == 1_000_000)
         #expect(grid.backend.rowTexts[0].contains("1000000 posts"), "header: \(grid.backend.rowTexts[0])")
@@ -183,11 +202,11 @@ import Testing
         let grid = try GridSimulation(GridSimulation.options(nil, seconds: 3600, posts: 1_000_000, rate: .hz120), showsHUD: false)
         grid.settle()
         let catalogue = grid.app.screen.catalogue
-        let matchingEntries = (0..<catalogue.baseCount).filter { catalogue.entryText($0).title.lowercased().contains("bled") }
+        let matchingEntries = (0..<catalogue.baseCount).filter { catalogue.entryText($0).title.lowercased().contains("splash") }
         let matches = (0..<1_000_000).count { matchingEntries.contains(catalogue.entryIndex(ofPost: $0)) }
-        grid.press(.character("/"), .character("b"), .character("l"), .character("e"), .character("d"), .enter)
+        grid.press(.character("/"), .character("s"), .character("p"), .character("l"), .character("a"), .character("s"), .character("h"), .enter)
         #expect(grid.backend.rowTexts[0].contains("\(matches) of 1000000 posts"), "header: \(grid.backend.rowTexts[0])")
-        #expect(grid.screen.contains("Lake Bled") && !grid.screen.contains("Cusco"))
+        #expect(grid.screen.contains("Water close-up") && !grid.screen.contains("Young grass"))
         grid.press(.character("s"))  // by title: still only the matches
         #expect(grid.backend.rowTexts[0].contains("\(matches) of 1000000 posts"))
         grid.press(.escape)

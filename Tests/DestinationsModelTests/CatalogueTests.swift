@@ -11,7 +11,7 @@ let assets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletin
         let catalogue = try Catalogue(folder: assets)
         #expect(catalogue.baseCount >= 40)
         let titles = (0..<catalogue.baseCount).map { catalogue.post($0).title }
-        #expect(titles.contains("Cusco") && titles.contains("Saint Lucia"))
+        #expect(titles.contains("Young grass") && titles.contains("Yellow blossom"))
         for index in 0..<catalogue.baseCount {
             #expect(FileManager.default.fileExists(atPath: catalogue.post(index).asset.path))
         }
