@@ -131,12 +131,12 @@ def settled_rss(pid, label):
     return min(samples)
 
 
-def drive(binary, arguments, seconds, rng, csv, phase, started, reference_after=None):
+def drive(binary, arguments, seconds, rng, csv, phase, started, reference_after=None, environment=""):
     """Runs the app for `seconds` under the random driver; returns (ok, reason, samples, keys, resizes)."""
     command = (f"{binary} {arguments}; echo EXIT=$?; stty -a | tr ' ;' '\\n\\n' | "
                f"grep -x -- '-\\{{0,1\\}}\\(icanon\\|echo\\)' | tr '\\n' ' '; echo STTY; sleep 600")
     tmux("kill-server", check=False)
-    tmux("new-session", "-d", "-s", "soak", "-x", "160", "-y", "48", "env", "TERM=xterm-256color", "sh", "-c", command)
+    tmux("new-session", "-d", "-s", "soak", "-x", "160", "-y", "48", "env", "TERM=xterm-256color", *environment.split(), "sh", "-c", command)
     if not wait_for(lambda text: "♥" in text or "posts" in text, 30):
         return False, "the first screen never came", [], 0, 0
     pid = app_pid(binary)
@@ -232,12 +232,16 @@ def main():
         reference, final = result["reference"], result["end"]
         growth = (final - reference) / reference * 100
         peak = max((rss for _, rss in samples if rss), default=float("nan"))
+        cache = tempfile.mkdtemp(prefix="soak-cache-")
         folder = hostile_photo_folder(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Assets", "photos"))
         try:
-            photo_ok, photo_reason, _, photo_keys, photo_resizes = drive(binary, f"--photos {folder} --refresh-rate 120", photo_seconds, rng, csv, "photos", started)
+            # Its own thumbnail cache (the user's is left alone), filled as the run goes.
+            photo_ok, photo_reason, _, photo_keys, photo_resizes = drive(binary, f"--photos {folder} --refresh-rate 120", photo_seconds, rng, csv, "photos", started,
+                                                                         environment=f"XDG_CACHE_HOME={cache}")
         finally:
             os.chmod(os.path.join(folder, "locked.jpg"), 0o644)
             shutil.rmtree(folder, ignore_errors=True)
+            shutil.rmtree(cache, ignore_errors=True)
     passed = photo_ok and growth <= 10
     print(f"soak: {'PASS' if passed else 'FAIL'}: {time.time() - started:.0f} s, seed {options.seed}; 1,000,000 posts at 120 Hz for {main_seconds} s: "
           f"{keys} keys, {resizes} resizes, settled RSS {reference:.1f} MB after the first "

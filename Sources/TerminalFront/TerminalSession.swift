@@ -36,6 +36,8 @@ public final class TerminalSession {
     public private(set) var supportsSynchronizedOutput = false
     /// The terminfo entry ncurses runs on: TERM's, or a `-direct` variant chosen for `COLORTERM`.
     public private(set) var terminfoEntry = ""
+    /// What the terminal answered at start (nothing, headless).
+    public private(set) var probed = TerminalProbe.Answers()
     /// Where ncurses writes.
     public private(set) var outputDescriptor: Int32 = Platform.standardOutput
 
@@ -46,7 +48,8 @@ public final class TerminalSession {
         guard Platform.standardStreamsAreTerminals else { throw .notATerminal }
         Platform.useUTF8Locale()
         Platform.unblockTerminalSignals()
-        supportsSynchronizedOutput = Platform.environment("DESTINATIONS_SYNC_OUTPUT").map { $0 == "1" } ?? SyncOutputProbe.query()
+        probed = TerminalProbe.query()
+        supportsSynchronizedOutput = Platform.environment("DESTINATIONS_SYNC_OUTPUT").map { $0 == "1" } ?? probed.synchronizedOutput
         terminal_restore_save(Platform.standardOutput)
         guard let term = Self.termName, !term.isEmpty else { throw .cannotInitialise(term: "unset") }
         let entry = Self.terminfoEntry(for: term)

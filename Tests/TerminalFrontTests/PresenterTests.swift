@@ -102,13 +102,37 @@ import Glibc
     @Test func synchronizedOutputRepliesAreRead() {
         func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
         let da1 = "\u{1B}[?62;22c"
-        #expect(SyncOutputProbe.supportsMode2026(reply: bytes("\u{1B}[?2026;2$y" + da1)))
-        #expect(SyncOutputProbe.supportsMode2026(reply: bytes("\u{1B}[?2026;1$y" + da1)))
-        #expect(!SyncOutputProbe.supportsMode2026(reply: bytes("\u{1B}[?2026;0$y" + da1)), "0: not recognised")
-        #expect(!SyncOutputProbe.supportsMode2026(reply: bytes("\u{1B}[?2026;4$y" + da1)), "4: permanently off")
-        #expect(!SyncOutputProbe.supportsMode2026(reply: bytes(da1)), "no DECRPM: the terminal ignored the query")
-        #expect(SyncOutputProbe.hasDeviceAttributes(bytes("\u{1B}[?2026;2$y" + da1)))
-        #expect(!SyncOutputProbe.hasDeviceAttributes(bytes("\u{1B}[?2026;2$y")), "still waiting for DA1")
-        #expect(!SyncOutputProbe.hasDeviceAttributes(bytes("\u{1B}[?62;2")), "a partial reply")
+        #expect(TerminalProbe.supportsMode2026(reply: bytes("\u{1B}[?2026;2$y" + da1)))
+        #expect(TerminalProbe.supportsMode2026(reply: bytes("\u{1B}[?2026;1$y" + da1)))
+        #expect(!TerminalProbe.supportsMode2026(reply: bytes("\u{1B}[?2026;0$y" + da1)), "0: not recognised")
+        #expect(!TerminalProbe.supportsMode2026(reply: bytes("\u{1B}[?2026;4$y" + da1)), "4: permanently off")
+        #expect(!TerminalProbe.supportsMode2026(reply: bytes(da1)), "no DECRPM: the terminal ignored the query")
+        #expect(TerminalProbe.hasDeviceAttributes(bytes("\u{1B}[?2026;2$y" + da1)))
+        #expect(!TerminalProbe.hasDeviceAttributes(bytes("\u{1B}[?2026;2$y")), "still waiting for DA1")
+        #expect(!TerminalProbe.hasDeviceAttributes(bytes("\u{1B}[?62;2")), "a partial reply")
+    }
+}
+
+@Suite struct TerminalProbeTests {
+    func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+    @Test func kittyAnswersItsGraphicsQuery() {
+        let reply = bytes("\u{1B}[?2026;2$y\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[4;960;1600t\u{1B}[?62;22c")
+        let answers = TerminalProbe.answers(in: reply)
+        #expect(answers.synchronizedOutput && answers.kittyGraphics && !answers.sixel)
+        #expect(answers.textAreaPixels?.width == 1600 && answers.textAreaPixels?.height == 960)
+    }
+
+    @Test func xtermVT340SaysSixelInDA1() {
+        let answers = TerminalProbe.answers(in: bytes("\u{1B}[4;384;640t\u{1B}[?63;1;2;4;6;9;15;22c"))
+        #expect(answers.sixel && !answers.kittyGraphics && !answers.synchronizedOutput)
+        #expect(answers.textAreaPixels?.width == 640)
+    }
+
+    @Test func aPlainTerminalSaysNothingOfGraphics() {
+        let answers = TerminalProbe.answers(in: bytes("\u{1B}[?1;2c"))
+        #expect(answers == TerminalProbe.Answers())
+        #expect(!TerminalProbe.answers(in: bytes("\u{1B}_Gi=31;ENOTSUPPORTED:x\u{1B}\\\u{1B}[?62;44c")).kittyGraphics, "an error is not OK")
+        #expect(!TerminalProbe.answers(in: bytes("\u{1B}[?62;14c")).sixel, "14 is not 4")
     }
 }
