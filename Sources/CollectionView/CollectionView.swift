@@ -98,6 +98,11 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
 
     /// Live cells (prepared and visible): bounded by the viewport and the ranges.
     public var liveCellCount: Int { live.count }
+
+    /// Calls `body` with every live cell (on screen, prepared ahead, kept behind).
+    public func forEachLiveCell(_ body: (CollectionViewCell) -> Void) {
+        for entry in live.values { body(entry.cell) }
+    }
     public var visibleCellCount: Int { live.values.count { $0.isVisible } }
     /// The cells on screen, in no particular order (for per-frame statistics).
     public var visibleCells: some Sequence<CollectionViewCell> { live.values.lazy.filter { $0.isVisible }.map { $0.cell } }

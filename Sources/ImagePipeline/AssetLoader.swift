@@ -22,12 +22,12 @@ public final class AssetLoader: AssetLoading, Sendable {
     public static var defaultWorkers: Int { Platform.activeProcessorCount }
 
     init(source: any AssetSource, workers: Int, priority: WorkerPriority, transfers: Int, wake: WakeSignal?, colorMode: CellColorMode,
-         thumbnails: ThumbnailCache? = nil) {
+         thumbnails: ThumbnailCache? = nil, output: ImageOutput = .symbols) {
         self.source = source
         inbox = Mailbox(wake: wake)
         // Transfers wait on the network and take no CPU; they run at the workers' priority.
         self.transfers = WorkerPool(workers: transfers, name: "image transfer", priority: priority) { () }
-        pool = WorkerPool(workers: workers, name: "image worker", priority: priority) { ImagePreparer(colorMode: colorMode, thumbnails: thumbnails) }
+        pool = WorkerPool(workers: workers, name: "image worker", priority: priority) { ImagePreparer(colorMode: colorMode, thumbnails: thumbnails, output: output) }
     }
 
     deinit {

@@ -45,7 +45,18 @@ public final class AssetStore {
     let colorMode: CellColorMode
     let placeholders: PlaceholderCatalog
     /// The main thread's own preparer, for ``prepareOnThisThread(_:)`` only.
+    /// Symbols always: `--images sync` prepares anew at every configuration, uncached, so
+    /// kitty images made there would pile up in the terminal.
     private lazy var preparerHere = ImagePreparer(colorMode: colorMode, thumbnails: thumbnails)
+    /// Symbol mosaics, or kitty images (whose transmissions and deletions this store queues
+    /// for the terminal: ``takeTerminalOutput()``).
+    public let output: ImageOutput
+    /// Escape sequences for the terminal that are not cells, in order (kitty transmissions
+    /// of images about to be shown, deletions of images that left the cache).
+    private var terminalOutput: [UInt8] = []
+    /// A frame sends at most this many bytes of image transmissions (the first one always):
+    /// the rest wait in the backlog, in order, for the next frames.
+    public static let transmissionBytesPerFrame = 384 << 10
     /// The desktop's thumbnail cache the preparers read and fill, if any (`--photos`).
     public let thumbnails: ThumbnailCache?
     let loader: any AssetLoading
@@ -69,18 +80,19 @@ public final class AssetStore {
                             workers: Int = AssetLoader.defaultWorkers, priority: WorkerPriority = .recommended,
                             transfers: Int = AssetLoader.defaultTransfers, wake: WakeSignal? = nil,
                             colorMode: CellColorMode, placeholders: PlaceholderCatalog = PlaceholderCatalog(),
-                            thumbnails: ThumbnailCache? = nil) {
+                            thumbnails: ThumbnailCache? = nil, output: ImageOutput = .symbols) {
         self.init(cache: PreparedImageCache(limit: cacheLimit),
                   loader: AssetLoader(source: source, workers: workers, priority: priority, transfers: transfers, wake: wake,
-                                      colorMode: colorMode, thumbnails: thumbnails),
-                  colorMode: colorMode, placeholders: placeholders, thumbnails: thumbnails)
+                                      colorMode: colorMode, thumbnails: thumbnails, output: output),
+                  colorMode: colorMode, placeholders: placeholders, thumbnails: thumbnails, output: output)
     }
 
     /// A store over any background half: the worker pools, or a ``ScriptedAssetLoader``
     /// whose completions arrive at virtual times (simulations and tests).
     public init(cache: PreparedImageCache, loader: any AssetLoading, colorMode: CellColorMode, placeholders: PlaceholderCatalog = PlaceholderCatalog(),
-                thumbnails: ThumbnailCache? = nil) {
+                thumbnails: ThumbnailCache? = nil, output: ImageOutput = .symbols) {
         self.thumbnails = thumbnails
+        self.output = output
         self.cache = cache
         self.loader = loader
         self.colorMode = colorMode
@@ -104,6 +116,33 @@ public final class AssetStore {
         } catch {
             return .failed(placeholders.placeholder(for: key.asset, columns: key.columns, rows: key.rows, colorMode: colorMode), error)
         }
+    }
+
+    /// Caches `image`; kitty images that leave the cache are deleted from the terminal too,
+    /// so the terminal holds no more images than the cache does.
+    private func cacheAndDeleteEvicted(_ image: CellImage, for key: PreparedImageKey) {
+        for gone in cache.insert(image, for: key) {
+            if let id = gone.graphicID { imagesToDelete.insert(id) }
+        }
+    }
+
+    /// kitty images that left the cache, to be deleted from the terminal once no cell
+    /// shows them (a cell keeps its image after the cache let it go).
+    private var imagesToDelete = Set<UInt32>()
+
+    /// The escape sequences for the terminal since the last call: kitty image
+    /// transmissions, then deletions of the images that left the cache and are not in
+    /// `shown` (the ids the cells still show; theirs wait). The frame writes them before
+    /// its cells.
+    public func takeTerminalOutput(keeping shown: Set<UInt32> = []) -> [UInt8] {
+        if case .kitty(_, let throughTmux) = output, !imagesToDelete.isEmpty {
+            for id in imagesToDelete where !shown.contains(id) {
+                terminalOutput += KittyGraphics.deletion(id: id, throughTmux: throughTmux)
+                imagesToDelete.remove(id)
+            }
+        }
+        defer { terminalOutput.removeAll(keepingCapacity: true) }
+        return terminalOutput
     }
 
     /// What the cache holds and did so far, and its limit in bytes.
@@ -173,17 +212,28 @@ public final class AssetStore {
         if let arrived = loader.inbox.drainIfAvailable(), !arrived.isEmpty {
             for completion in arrived {
                 switch completion.result {
-                case .success(let image): cache.insert(image, for: completion.key)
+                // A kitty image is cached when it is sent (below), not before.
+                case .success(let image): if image.transmission.isEmpty { cacheAndDeleteEvicted(image, for: completion.key) }
                 case .failure(let error): failures[completion.key] = error
                 }
             }
             backlog += arrived
         }
         guard !backlog.isEmpty else { return 0 }
-        var delivered = 0, taken = 0
+        var delivered = 0, taken = 0, transmitted = 0
         var sawCancelled = false
-        for completion in backlog {
+        for var completion in backlog {
             if delivered >= limit { break }
+            if case .success(let image) = completion.result, !image.transmission.isEmpty {
+                let cancelled = pending[completion.request]?.cancellable.isCancelled ?? true
+                if !cancelled {
+                    if transmitted > 0 && transmitted + image.transmission.count > Self.transmissionBytesPerFrame { break }
+                    transmitted += image.transmission.count
+                    terminalOutput += image.transmission
+                    cacheAndDeleteEvicted(image.sent, for: completion.key)
+                }
+                completion = AssetCompletion(request: completion.request, key: completion.key, result: .success(image.sent))
+            }
             taken += 1
             guard let request = pending.removeValue(forKey: completion.request) else { continue }
             guard !request.cancellable.isCancelled else {

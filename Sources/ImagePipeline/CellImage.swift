@@ -26,8 +26,31 @@ public struct CellImage: Sendable, Hashable {
     public let colorMode: CellColorMode
     /// Row by row.
     public let cells: [Cell]
+    /// The kitty image these cells are placeholders of (``KittyGraphics``), or nil for a
+    /// symbol mosaic.
+    public let graphicID: UInt32?
+    /// The escape sequences that send that image to the terminal: carried from the worker
+    /// to the store, which sends them once and caches the image without them.
+    public private(set) var transmission: [UInt8] = []
     /// Where chafa sets no colour (the foreground of a blank cell): draw the default.
     public static let noColor = UInt32.max
+
+    /// Placeholder cells of kitty image `id`, and the sequences that transmit it.
+    public init(kittyImage id: UInt32, columns: Int, rows: Int, transmission: [UInt8]) {
+        self.columns = columns
+        self.rows = rows
+        colorMode = .truecolor
+        cells = KittyGraphics.placeholderCells(id: id, columns: columns, rows: rows)
+        graphicID = id
+        self.transmission = transmission
+    }
+
+    /// The same image without its transmission (once sent, nothing needs it again).
+    public var sent: CellImage {
+        var copy = self
+        copy.transmission = []
+        return copy
+    }
 
     /// Cells from a converter's arrays: `glyphs` are scalar values; each colour is 0xRRGGBB
     /// in truecolor mode, a palette index otherwise, or ``noColor``.
@@ -37,6 +60,7 @@ public struct CellImage: Sendable, Hashable {
         self.columns = columns
         self.rows = rows
         self.colorMode = colorMode
+        graphicID = nil
         func color(_ value: UInt32) -> Color {
             guard value != Self.noColor else { return .default }
             return colorMode == .truecolor ? .rgb(value) : .palette(UInt8(truncatingIfNeeded: value))
@@ -47,7 +71,7 @@ public struct CellImage: Sendable, Hashable {
     }
 
     /// Bytes held: the cache's cost for this image.
-    public var byteCost: Int { cells.count * MemoryLayout<Cell>.stride + 64 }
+    public var byteCost: Int { cells.count * MemoryLayout<Cell>.stride + transmission.count + 64 }
 
     /// The scalar values, row by row (for tests and logs).
     public var glyphs: [UInt32] { cells.map { $0.code } }

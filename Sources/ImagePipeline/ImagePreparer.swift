@@ -7,13 +7,23 @@
 public final class ImagePreparer {
     public let colorMode: CellColorMode
     public let thumbnails: ThumbnailCache?
+    public let output: ImageOutput
     private let jpeg = JPEGDecoder()
     private let converter: CellConverter
 
-    public init(colorMode: CellColorMode, thumbnails: ThumbnailCache? = nil) {
+    public init(colorMode: CellColorMode, thumbnails: ThumbnailCache? = nil, output: ImageOutput = .symbols) {
         self.colorMode = colorMode
         self.thumbnails = thumbnails
+        self.output = output
         converter = CellConverter(colorMode: colorMode)
+    }
+
+    /// Pixels one cell stands for: what chafa samples, or the terminal's cell in pixels.
+    var cellPixels: (width: Int, height: Int) {
+        switch output {
+        case .symbols: Self.pixelsPerCell
+        case .kitty(let cell, _): cell
+        }
     }
 
     /// Pixels per cell chafa samples; the decode must cover `cells × this` after cropping.
@@ -24,7 +34,18 @@ public final class ImagePreparer {
     /// smallest DCT scale that covers the canvas after the crop.
     public func prepare(_ asset: AssetID, columns: Int, rows: Int, fullSize: Bool = false) throws(ImageError) -> CellImage {
         let pixels = try decode(asset, columns: columns, rows: rows, fullSize: fullSize)
-        return converter.convert(pixels.cropped(to: asset.window), columns: columns, rows: rows)
+        switch output {
+        case .symbols:
+            return converter.convert(pixels.cropped(to: asset.window), columns: columns, rows: rows)
+        case .kitty(let cell, let throughTmux):
+            // Exactly the placement's pixels, so the terminal scales nothing.
+            let shown = min(rows, KittyGraphics.diacritics.count)
+            let sized = pixels.cropped(to: asset.window).filling(width: columns * cell.width, height: shown * cell.height)
+            let id = KittyGraphics.nextID()
+            let png = try PNGCodec.encode(sized)
+            return CellImage(kittyImage: id, columns: columns, rows: shown,
+                             transmission: KittyGraphics.transmission(png: png, id: id, columns: columns, rows: shown, throughTmux: throughTmux))
+        }
     }
 
     /// The decoded (not yet cropped) pixels of `asset`'s file, or of a thumbnail of it
@@ -33,7 +54,7 @@ public final class ImagePreparer {
         guard !fullSize, let thumbnails, let photo = thumbnails.photo(at: asset.path) else {
             return try decode(FileLoader.read(asset.path), as: asset, columns: columns, rows: rows, fullSize: fullSize)
         }
-        let minimum = Self.covering(asset, columns: columns, rows: rows)
+        let minimum = covering(asset, columns: columns, rows: rows)
         if let cached = thumbnails.cached(photo, covering: minimum) { return cached }
         if thumbnails.hasFailed(photo) {
             thumbnails.noteKnownFailure()
@@ -87,9 +108,9 @@ public final class ImagePreparer {
     }
 
     /// The decoded size (before the crop) that `columns` × `rows` cells of `asset` need.
-    static func covering(_ asset: AssetID, columns: Int, rows: Int) -> (width: Int, height: Int) {
-        (width: Int((Double(columns * pixelsPerCell.width) / asset.window.width).rounded(.up)),
-         height: Int((Double(rows * pixelsPerCell.height) / asset.window.height).rounded(.up)))
+    func covering(_ asset: AssetID, columns: Int, rows: Int) -> (width: Int, height: Int) {
+        (width: Int((Double(columns * cellPixels.width) / asset.window.width).rounded(.up)),
+         height: Int((Double(rows * cellPixels.height) / asset.window.height).rounded(.up)))
     }
 
     /// ``prepare(_:columns:rows:fullSize:)`` from the file's bytes, already read (what
@@ -100,7 +121,7 @@ public final class ImagePreparer {
     }
 
     private func decode(_ data: [UInt8], as asset: AssetID, columns: Int, rows: Int, fullSize: Bool) throws(ImageError) -> PixelBuffer {
-        try decode(data, path: asset.path, covering: fullSize ? nil : Self.covering(asset, columns: columns, rows: rows))
+        try decode(data, path: asset.path, covering: fullSize ? nil : covering(asset, columns: columns, rows: rows))
     }
 
     /// JPEG at the smallest DCT scale whose output covers `minimum` (full size for nil);
@@ -112,4 +133,15 @@ public final class ImagePreparer {
         case nil: throw .notAnImage(path: path)
         }
     }
+}
+
+/// What a preparer makes of pixels.
+public enum ImageOutput: Sendable {
+    /// A mosaic of symbol cells (chafa): any terminal.
+    case symbols
+    /// kitty graphics (``KittyGraphics``): placeholder cells and the PNG they show, sized
+    /// `cellPixels` per cell; wrapped for tmux's passthrough when `throughTmux`.
+    case kitty(cellPixels: (width: Int, height: Int), throughTmux: Bool)
+
+    public var isKitty: Bool { if case .kitty = self { true } else { false } }
 }

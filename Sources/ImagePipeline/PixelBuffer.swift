@@ -94,3 +94,38 @@ extension PixelBuffer {
         return PixelBuffer(width: w, height: h, bytes: out)
     }
 }
+
+extension PixelBuffer {
+    /// Exactly `width` × `height` pixels showing as much of the image as that shape
+    /// allows: the middle cut to the target's aspect, then each output pixel the average of
+    /// the source pixels it covers (or the nearest one, when enlarging).
+    /// - Complexity: O(source pixels + output pixels).
+    public func filling(width targetWidth: Int, height targetHeight: Int) -> PixelBuffer {
+        precondition(targetWidth > 0 && targetHeight > 0, "filling: \(targetWidth)×\(targetHeight)")
+        // The largest centred window with the target's aspect.
+        var w = width, h = height
+        if w * targetHeight > h * targetWidth { w = max(1, h * targetWidth / targetHeight) } else { h = max(1, w * targetHeight / targetWidth) }
+        let x0 = (width - w) / 2, y0 = (height - h) / 2
+        var out = [UInt8](repeating: 0, count: targetWidth * targetHeight * 4)
+        bytes.withUnsafeBufferPointer { source in
+            for y in 0..<targetHeight {
+                let sy0 = y0 + y * h / targetHeight, sy1 = max(sy0 + 1, y0 + (y + 1) * h / targetHeight)
+                for x in 0..<targetWidth {
+                    let sx0 = x0 + x * w / targetWidth, sx1 = max(sx0 + 1, x0 + (x + 1) * w / targetWidth)
+                    var sum = (0, 0, 0, 0)
+                    for sy in sy0..<sy1 {
+                        var i = (sy * width + sx0) * 4
+                        for _ in sx0..<sx1 {
+                            sum.0 += Int(source[i]); sum.1 += Int(source[i + 1]); sum.2 += Int(source[i + 2]); sum.3 += Int(source[i + 3])
+                            i += 4
+                        }
+                    }
+                    let count = (sy1 - sy0) * (sx1 - sx0), o = (y * targetWidth + x) * 4
+                    out[o] = UInt8(sum.0 / count); out[o + 1] = UInt8(sum.1 / count)
+                    out[o + 2] = UInt8(sum.2 / count); out[o + 3] = UInt8(sum.3 / count)
+                }
+            }
+        }
+        return PixelBuffer(width: targetWidth, height: targetHeight, bytes: out)
+    }
+}

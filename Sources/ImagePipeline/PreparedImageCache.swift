@@ -78,17 +78,22 @@ public final class PreparedImageCache: Sendable {
     /// Adds (or replaces) an image, then evicts the least recently used until the total
     /// fits. An image larger than the whole limit is not kept.
     /// - Complexity: O(1) amortised (O(evicted)).
-    public func insert(_ image: CellImage, for key: PreparedImageKey) {
+    /// Returns the images that left the cache (replaced or evicted): kitty images among
+    /// them are deleted from the terminal too.
+    @discardableResult
+    public func insert(_ image: CellImage, for key: PreparedImageKey) -> [CellImage] {
         state.withLock { state in
-            if state.entries[key] != nil { Self.remove(key, in: &state) }
-            guard image.byteCost <= limit else { return }
+            var gone: [CellImage] = []
+            if let old = Self.remove(key, in: &state) { gone.append(old) }
+            guard image.byteCost <= limit else { return gone + [image] }
             Self.linkNewest(key, image, in: &state)
             state.counters.bytes += image.byteCost
             state.counters.count += 1
             while state.counters.bytes > limit, let victim = state.oldest {
-                Self.remove(victim, in: &state)
+                if let evicted = Self.remove(victim, in: &state) { gone.append(evicted) }
                 state.counters.evictions += 1
             }
+            return gone
         }
     }
 
@@ -120,11 +125,13 @@ public final class PreparedImageCache: Sendable {
         if let newer = entry.newer { state.entries[newer]?.older = entry.older } else { state.newest = entry.older }
     }
 
-    private static func remove(_ key: PreparedImageKey, in state: inout State) {
-        guard let entry = state.entries[key] else { return }
+    @discardableResult
+    private static func remove(_ key: PreparedImageKey, in state: inout State) -> CellImage? {
+        guard let entry = state.entries[key] else { return nil }
         unlink(key, in: &state)
         state.entries[key] = nil
         state.counters.bytes -= entry.image.byteCost
         state.counters.count -= 1
+        return entry.image
     }
 }

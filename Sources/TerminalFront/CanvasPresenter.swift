@@ -110,6 +110,15 @@ public final class CanvasPresenter {
 
     private func send(_ bytes: [UInt8]) { Platform.write(bytes, to: output) }
 
+    /// Writes escape sequences that are not cells (kitty image transmissions) straight to
+    /// the terminal, between two frames (ncurses' buffer is empty then); counted in
+    /// ``bytesWritten``.
+    public func sendGraphics(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        send(bytes)
+        bytesWritten += bytes.count
+    }
+
     private func pairNumber(for style: CellStyle) -> Int32 {
         guard capability != .none else { return 0 }
         let key = PairKey(foreground: capability.number(for: style.foreground), background: capability.number(for: style.background))

@@ -15,6 +15,10 @@ public protocol TerminalBackend: AnyObject {
     var capability: ColorCapability { get }
     /// Frames are bracketed by DEC mode 2026, so the terminal shows each one whole.
     var supportsSynchronizedOutput: Bool { get }
+    /// What the terminal answered at start (graphics, pixel size); nothing when headless.
+    var probed: TerminalProbe.Answers { get }
+    /// No terminal: measuring into a sink.
+    var isHeadless: Bool { get }
     /// The next pending key, or nil (never blocks).
     func nextKey() -> Key?
     /// Sleeps until input is waiting, `wake` is signalled, a signal arrives, or `timeout`
@@ -24,6 +28,9 @@ public protocol TerminalBackend: AnyObject {
     /// Shows `canvas`, writing only what changed. `scrolled` says which rows moved by how
     /// many since the last frame (a hint: wrong, it costs bytes, never correctness).
     func present(_ canvas: Canvas, scrolled: (rows: Range<Int>, by: Int)?)
+    /// Writes escape sequences that are not cells (image transmissions and deletions),
+    /// before the next frame's cells; counted in ``bytesWritten``.
+    func sendGraphics(_ bytes: [UInt8])
     /// Forgets what is on screen: the next frame writes every cell.
     func invalidate()
     /// Bytes the last frame sent, and all frames so far.
@@ -69,10 +76,13 @@ public final class NcursesBackend: TerminalBackend {
     public var size: (rows: Int, columns: Int) { session.size }
     public var capability: ColorCapability { session.capability }
     public var supportsSynchronizedOutput: Bool { session.supportsSynchronizedOutput }
+    public var probed: TerminalProbe.Answers { session.probed }
+    public var isHeadless: Bool { session.isHeadless }
     public func nextKey() -> Key? { session.nextKey() }
     public func waitForInput(wake: WakeSignal?, timeout: Duration?) -> Bool { session.waitForInput(wake: wake, timeout: timeout) }
     public func present(_ canvas: Canvas, scrolled: (rows: Range<Int>, by: Int)?) { presenter.present(canvas, scrolled: scrolled) }
     public func invalidate() { presenter.invalidate() }
+    public func sendGraphics(_ bytes: [UInt8]) { presenter.sendGraphics(bytes) }
     public var bytesInLastFrame: Int { presenter.bytesInLastFrame }
     public var bytesWritten: Int { presenter.bytesWritten }
     public func measureFullPaint(_ canvas: Canvas) -> Int { presenter.measureFullPaint(canvas) }

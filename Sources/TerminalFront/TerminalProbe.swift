@@ -28,12 +28,18 @@ public enum TerminalProbe {
         }
     }
 
-    /// The queries, in the order they are sent.
-    public static let queries = Array("\u{1B}[?2026$p\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[14t\u{1B}[c".utf8)
+    /// The queries, in the order they are sent. The Linux console implements no APC and
+    /// would print the kitty query as text, so `graphics` is false there.
+    public static func queries(graphics: Bool) -> [UInt8] {
+        Array("\u{1B}[?2026$p\(graphics ? "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[14t" : "")\u{1B}[c".utf8)
+    }
 
-    static func query(input: Int32 = Platform.standardInput, output: Int32 = Platform.standardOutput, timeoutMilliseconds: Int32 = 250) -> Answers {
+    /// Whether a terminal of this TERM can be asked about graphics without harm.
+    public static func mayAskAboutGraphics(term: String) -> Bool { !term.hasPrefix("linux") && term != "dumb" }
+
+    static func query(term: String, input: Int32 = Platform.standardInput, output: Int32 = Platform.standardOutput, timeoutMilliseconds: Int32 = 250) -> Answers {
         Platform.withRawInput(input) {
-            guard Platform.write(queries, to: output) else { return Answers() }
+            guard Platform.write(queries(graphics: mayAskAboutGraphics(term: term)), to: output) else { return Answers() }
             var reply: [UInt8] = []
             let deadline = ContinuousClock.now + .milliseconds(timeoutMilliseconds)
             while !Self.hasDeviceAttributes(reply) {

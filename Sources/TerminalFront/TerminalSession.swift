@@ -48,7 +48,7 @@ public final class TerminalSession {
         guard Platform.standardStreamsAreTerminals else { throw .notATerminal }
         Platform.useUTF8Locale()
         Platform.unblockTerminalSignals()
-        probed = TerminalProbe.query()
+        probed = TerminalProbe.query(term: Self.termName ?? "")
         supportsSynchronizedOutput = Platform.environment("DESTINATIONS_SYNC_OUTPUT").map { $0 == "1" } ?? probed.synchronizedOutput
         terminal_restore_save(Platform.standardOutput)
         guard let term = Self.termName, !term.isEmpty else { throw .cannotInitialise(term: "unset") }

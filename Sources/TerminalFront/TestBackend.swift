@@ -14,6 +14,9 @@ public final class TestBackend: TerminalBackend {
     public private(set) var size: (rows: Int, columns: Int)
     public let capability: ColorCapability
     public let supportsSynchronizedOutput = true
+    /// What a test says the terminal answered.
+    public var probed = TerminalProbe.Answers()
+    public let isHeadless = false
     /// What the terminal shows now (blank before the first frame).
     public private(set) var screen: Canvas
     public private(set) var bytesInLastFrame = 0
@@ -49,6 +52,14 @@ public final class TestBackend: TerminalBackend {
     public var text: String { rowTexts.joined(separator: "\n") }
 
     public func nextKey() -> Key? { keys.isEmpty ? nil : keys.removeFirst() }
+
+    /// Every byte sent by ``sendGraphics(_:)``, in order (kitty transmissions, deletions).
+    public private(set) var graphicsOutput: [UInt8] = []
+
+    public func sendGraphics(_ bytes: [UInt8]) {
+        graphicsOutput += bytes
+        bytesWritten += bytes.count
+    }
 
     /// Never sleeps (time is the caller's clock): true when keys are queued.
     public func waitForInput(wake: WakeSignal?, timeout: Duration?) -> Bool { !keys.isEmpty }

@@ -30,7 +30,7 @@ extension GridApp {
         let skipped = skippedFiles.isEmpty ? "" : "  (\(skippedFiles.count) files skipped)"
         let cost = options.cellCost > .zero ? "  cell cost \(fixed(options.cellCost.milliseconds, 1)) ms" : ""
         let scenarioText = scenario.map { "  scenario \($0.kind.rawValue)" } ?? ""
-        canvas.draw(" destinations  \(frame.refreshRate)  prefetch \(scheduler.isIdleWorkEnabled ? "on" : "off")  images \(state.imageMode.rawValue)\(cost)  \(postsText)\(skipped)\(scenarioText)",
+        canvas.draw(" destinations  \(frame.refreshRate)  prefetch \(scheduler.isIdleWorkEnabled ? "on" : "off")  images \(state.imageMode.rawValue) as \(state.imageMode == .sync ? "symbols" : graphics.label)\(cost)  \(postsText)\(skipped)\(scenarioText)",
                     at: Point(x: 0, y: 0), style: bar)
         let footer = canvas.rows - 1
         canvas.fill(Rect(x: 0, y: footer, width: canvas.columns, height: 1), with: Cell(" ", style: bar))

@@ -28,6 +28,8 @@ final class GridApp: FrameDelegate {
     let wake: WakeSignal
     /// A key, a delivery, a resize or a wake-up since the last quiet check: draw again.
     var somethingHappened = true
+    /// Symbols or kitty images, and why (the header says).
+    let graphics: GraphicsChoice
     /// The tick of the last frame drawn (the HUD's quiet refresh counts from it).
     var lastFrameTick: Duration?
     /// `--scenario idle`: from when the first screen was complete, CPU time and bytes.
@@ -58,8 +60,11 @@ final class GridApp: FrameDelegate {
         scheduler = FrameScheduler(refreshRate: options.refreshRate, clock: clock,
                                    tracedFrameLimit: options.traceFrames ? HitchMeter.defaultRetainedRecordLimit : 0)
         scheduler.keepsLaunchFrameApart = true
+        graphics = GraphicsChoice.resolve(options.graphics ?? GridLaunch.graphicsFromEnvironment ?? .auto, probed: terminal.probed,
+                                          capability: terminal.capability, size: terminal.size,
+                                          insideTmux: Platform.environment("TMUX") != nil, headless: terminal.isHeadless)
         let store = GridLaunch.assetStore(options: options, images: images, clock: clock, wake: wake,
-                                          colorMode: GridLaunch.colorMode(for: terminal.capability))
+                                          colorMode: GridLaunch.colorMode(for: terminal.capability), output: graphics.output)
         let state = GridState(showsHUD: showsHUD, imageMode: options.images)
         let execution: BackgroundExecution = if case .scripted = images { .inline } else { .serialQueue }
         screen = GridScreen(state: state, catalogue: loaded.catalogue, postCount: loaded.posts, store: store, clock: clock,
@@ -167,6 +172,8 @@ final class GridApp: FrameDelegate {
         screen.takeFinishedUpdates(at: frame.presentationTime)
         view.commit(at: frame.presentationTime, into: &canvas)
         drawChrome(into: &canvas, frame: frame)
+        // Images the cells about to be shown name are in the terminal before the cells are.
+        terminal.sendGraphics(screen.store.takeTerminalOutput(keeping: screen.store.output.isKitty ? screen.shownGraphicIDs : []))
         let moved = Int(view.physics.offset) - topBefore
         terminal.present(canvas, scrolled: moved == 0 ? nil : (view.viewport.y..<view.viewport.maxY, moved))
         stats.note(sample(scrolledRows: abs(moved)))

@@ -35,6 +35,9 @@ struct GridCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Browse this folder's JPEG and PNG photos instead of the bundled Assets (other files are skipped and counted).", valueName: "dir"))
     var photos: String?
 
+    @Option(help: "Thumbnails as kitty images (kitty, Ghostty, WezTerm …), or as symbols (any terminal); auto asks the terminal. DESTINATIONS_GRAPHICS sets the default.")
+    var graphics: GraphicsRequest?
+
     @Flag(help: "With --photos: do not read or write the desktop's thumbnail cache ($XDG_CACHE_HOME/thumbnails, else ~/.cache/thumbnails).")
     var noThumbnailCache = false
 
@@ -104,7 +107,7 @@ struct GridCommand: ParsableCommand {
             refreshRate: refreshRate, prefetch: prefetch == .on, images: images, cellCost: .milliseconds(cellCost),
             posts: posts, photos: photos, latency: .milliseconds(latency), cacheBytes: cacheMb << 20, scenario: scenario,
             duration: duration.map { .milliseconds($0 * 1000) } ?? (scenario != nil ? .seconds(5) : nil),
-            seed: seed, thumbnailCache: !noThumbnailCache, traceFrames: traceFile != nil, traceLifecycle: traceLifecycle != nil, stress: stress,
+            seed: seed, graphics: graphics, thumbnailCache: !noThumbnailCache, traceFrames: traceFile != nil, traceLifecycle: traceLifecycle != nil, stress: stress,
             workers: workers ?? AssetLoader.defaultWorkers, workerPriority: workerPriority, hud: hud.map { $0 == .on })
         let outcome = try GridLaunch.runInTerminal(options: options, headless: headless)
         try TerminalLoop.checkTerminal(outcome.stop)
@@ -139,6 +142,8 @@ struct GridOptions: Sendable {
     var duration: Duration?
     var seed: UInt64 = 1
     /// With `photos`: read and fill the freedesktop thumbnail cache.
+    /// `--graphics`; nil: `DESTINATIONS_GRAPHICS`, else auto.
+    var graphics: GraphicsRequest?
     var thumbnailCache = true
     /// Keep the first frames' whole records for `--trace-file` (nothing kept otherwise).
     var traceFrames = false

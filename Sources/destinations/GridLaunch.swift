@@ -35,7 +35,7 @@ enum GridLaunch {
     /// The image store: worker threads behind the simulated network, or a scripted loader
     /// on the caller's clock.
     static func assetStore(options: GridOptions, images: GridApp.ImageLoading, clock: any FrameClock, wake: WakeSignal,
-                           colorMode: CellColorMode) -> AssetStore {
+                           colorMode: CellColorMode, output: ImageOutput = .symbols) -> AssetStore {
         let placeholders = (try? PlaceholderCatalog(contentsOf: assetsFolder.appendingPathComponent("placeholders.json"))) ?? PlaceholderCatalog()
         let network = SimulatedNetworkSource(latency: options.latency, jitter: options.latency / 2, seed: options.seed)
         switch images {
@@ -44,12 +44,16 @@ enum GridLaunch {
             // every time on purpose (their decode cost is what the benchmarks measure).
             let thumbnails = options.photos != nil && options.thumbnailCache ? ThumbnailCache.user() : nil
             return AssetStore(source: network, cacheLimit: options.cacheBytes, workers: options.workers, priority: options.workerPriority,
-                              wake: wake, colorMode: colorMode, placeholders: placeholders, thumbnails: thumbnails)
+                              wake: wake, colorMode: colorMode, placeholders: placeholders, thumbnails: thumbnails, output: output)
         case .scripted(let prepare):
             let loader = ScriptedAssetLoader(now: { [clock] in clock.now }, latency: network.delay(forRequest:), prepare: prepare)
-            return AssetStore(cache: PreparedImageCache(limit: options.cacheBytes), loader: loader, colorMode: colorMode, placeholders: placeholders)
+            return AssetStore(cache: PreparedImageCache(limit: options.cacheBytes), loader: loader, colorMode: colorMode, placeholders: placeholders,
+                              output: output)
         }
     }
+
+    /// `DESTINATIONS_GRAPHICS=auto|kitty|symbols`, when set to one of those.
+    static var graphicsFromEnvironment: GraphicsRequest? { Platform.environment("DESTINATIONS_GRAPHICS").flatMap(GraphicsRequest.init(rawValue:)) }
 
     /// A headless screen's size: COLUMNS and LINES when set, else 160×48.
     static func headlessSize() -> (rows: Int, columns: Int) {

@@ -144,6 +144,16 @@ final class GridScreen: CollectionViewPrefetching {
         if Double(frame.maxY) > top + height { view.scroll(byRows: Double(frame.maxY) - top - height, at: time) }
     }
 
+    /// The kitty images the live cells and the detail view show (their deletion waits).
+    var shownGraphicIDs: Set<UInt32> {
+        var ids = Set<UInt32>()
+        view.forEachLiveCell { cell in
+            if let id = (cell as? PostCell)?.image?.graphicID { ids.insert(id) }
+        }
+        if let id = detail?.image?.graphicID { ids.insert(id) }
+        return ids
+    }
+
     /// Where the grid draws; the detail view covers the same area.
     func setViewport(_ rect: Rect) {
         view.setViewport(rect)

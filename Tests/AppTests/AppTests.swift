@@ -212,7 +212,7 @@ import Testing
         try tmux.start("\(AppProcess.binary.path) --latency 0", columns: 160, rows: 48)
         defer { tmux.stop() }
         let first = try tmux.waitFor { $0.contains("Young grass") && $0.contains("bytes/frame") && $0.contains("1000 posts") && $0.contains("cache ") }
-        #expect(first.contains("60 Hz  prefetch on  images async  1000 posts"), "header:\n\(first)")
+        #expect(first.contains("60 Hz  prefetch on  images async as symbols  1000 posts"), "header:\n\(first)")
         #expect(first.contains("cells prepared: in commit") && first.contains("cache "), "HUD:\n\(first)")
         try tmux.keys("?")
         let help = try tmux.waitFor { $0.contains("fling down / up") && $0.contains("open the post large") && $0.contains("Keys") }
@@ -246,8 +246,8 @@ import Testing
         let tmux = Tmux()
         try tmux.start("\(AppProcess.binary.path) --images sync --prefetch off --cell-cost 1", columns: 120, rows: 40)
         defer { tmux.stop() }
-        let screen = try tmux.waitFor { $0.contains("Young grass") && $0.contains("prefetch off  images sync  cell cost 1.0 ms") }
-        #expect(screen.contains("prefetch off  images sync  cell cost 1.0 ms"), "header:\n\(screen)")
+        let screen = try tmux.waitFor { $0.contains("Young grass") && $0.contains("prefetch off  images sync as symbols  cell cost 1.0 ms") }
+        #expect(screen.contains("prefetch off  images sync as symbols  cell cost 1.0 ms"), "header:\n\(screen)")
         try tmux.keys("q")
         #expect(try tmux.waitFor { $0.contains("EXIT=") }.contains("EXIT=0"))
     }

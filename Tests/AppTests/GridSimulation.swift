@@ -17,16 +17,26 @@ struct GridSimulation {
 
     static let placeholders = (try? PlaceholderCatalog(contentsOf: GridLaunch.assetsFolder.appendingPathComponent("placeholders.json"))) ?? PlaceholderCatalog()
 
-    init(_ options: GridOptions, rows: Int = 48, columns: Int = 160, showsHUD: Bool = false) throws {
+    /// With `options.graphics` `.kitty` (and `capability` `.direct`), thumbnails are kitty
+    /// images of one small PNG; otherwise placeholder mosaics.
+    init(_ options: GridOptions, rows: Int = 48, columns: Int = 160, showsHUD: Bool = false, capability: ColorCapability = .palette256) throws {
         let loaded = try options.loadCatalogue()
-        backend = TestBackend(rows: rows, columns: columns)
+        backend = TestBackend(rows: rows, columns: columns, capability: capability)
         clock = VirtualClock()
         let colorMode = GridLaunch.colorMode(for: backend.capability)
+        let kitty = options.graphics == .kitty
         app = GridApp(options: options, loaded: loaded, terminal: backend, clock: clock,
                       images: .scripted(prepare: { key in
-                          .success(Self.placeholders.placeholder(for: key.asset, columns: key.columns, rows: key.rows, colorMode: colorMode))
+                          guard kitty else {
+                              return .success(Self.placeholders.placeholder(for: key.asset, columns: key.columns, rows: key.rows, colorMode: colorMode))
+                          }
+                          let id = KittyGraphics.nextID()
+                          return .success(CellImage(kittyImage: id, columns: key.columns, rows: key.rows,
+                                                    transmission: KittyGraphics.transmission(png: Self.smallPNG, id: id, columns: key.columns, rows: key.rows)))
                       }), showsHUD: showsHUD)
     }
+
+    static let smallPNG = (try? PNGCodec.encode(PixelBuffer(width: 2, height: 1, bytes: [200, 0, 0, 255, 0, 200, 0, 255]))) ?? []
 
     /// Options for a scripted run of `seconds` of virtual time.
     static func options(_ scenario: ScenarioKind?, seconds: Double = 3, posts: Int = 10_000, rate: RefreshRate = .hz120,

@@ -1,4 +1,6 @@
 @testable import destinations
+import CellCanvas
+import ImagePipeline
 import RenderLoop
 import TerminalFront
 import Foundation
@@ -117,7 +119,7 @@ import Testing
     @Test func theFirstScreenShowsPostsAndTheHeader() throws {
         let grid = try grid(hud: true)
         #expect(grid.screen.contains("Young grass") && grid.screen.contains("Meadow") && grid.screen.contains("Yellow blossom"))
-        #expect(grid.backend.rowTexts[0].contains("60 Hz  prefetch on  images async  1000 posts"), "header: \(grid.backend.rowTexts[0])")
+        #expect(grid.backend.rowTexts[0].contains("60 Hz  prefetch on  images async as symbols  1000 posts"), "header: \(grid.backend.rowTexts[0])")
         #expect(grid.screen.contains("cells prepared: in commit"), "HUD:\n\(grid.screen)")
     }
 
@@ -156,6 +158,55 @@ import Testing
             #expect(grid.app.isQuiet, "after \(key): the grid never went quiet (animating: \(grid.app.screen.view.isAnimatingUpdate))")
             #expect(!grid.app.screen.source.holdsReplacedSnapshots, "after \(key): quiet with a replaced snapshot held")
         }
+    }
+
+    /// kitty graphics through the whole app: each image is transmitted once, in the frame
+    /// its cells first show, and deleted from the terminal when the cache lets it go; no cell
+    /// ever names an image the terminal does not have.
+    @Test func kittyImagesAreSentWithTheirCellsAndDeletedWithTheCache() throws {
+        var options = GridSimulation.options(nil, seconds: 3600, posts: 1000, rate: .hz60)
+        options.graphics = .kitty
+        options.cacheBytes = 48 << 10  // about ten thumbnails' placeholder cells
+        let grid = try GridSimulation(options, capability: .direct)
+        grid.settle()
+        #expect(grid.backend.rowTexts[0].contains("images async as kitty"), "header: \(grid.backend.rowTexts[0])")
+        var live = Set<UInt32>()
+        var transmitted = 0, deleted = 0
+        func account() {
+            for command in KittyGraphics.commands(in: grid.backend.graphicsOutput) {
+                let id = UInt32(command.control["i"] ?? "") ?? 0
+                if command.control["a"] == "T" {
+                    #expect(live.insert(id).inserted, "image \(id) sent twice")
+                    transmitted += 1
+                } else if command.control["a"] == "d" {
+                    #expect(live.remove(id) != nil, "image \(id) deleted but never sent")
+                    deleted += 1
+                }
+            }
+        }
+        func shownIDs() -> Set<UInt32> {
+            var ids = Set<UInt32>()
+            let screen = grid.backend.screen
+            for y in 0..<screen.rows {
+                for x in 0..<screen.columns {
+                    let cell = screen[x, y]
+                    if cell.code == KittyGraphics.placeholder, case .rgb(let id) = cell.style.foreground { ids.insert(id) }
+                    if cell.code & GraphemeTable.internedBit != 0, GraphemeTable.character(for: cell.code).unicodeScalars.first?.value == KittyGraphics.placeholder,
+                       case .rgb(let id) = cell.style.foreground { ids.insert(id) }
+                }
+            }
+            return ids
+        }
+        account()
+        let first = shownIDs()
+        #expect(!first.isEmpty && first.isSubset(of: live), "every image on screen was sent: \(first.subtracting(live))")
+        for _ in 0..<6 { grid.press(.pageDown) }
+        live = []
+        transmitted = 0
+        deleted = 0
+        account()
+        #expect(deleted > 0, "a cache of ten thumbnails let images go, and the terminal was told")
+        #expect(shownIDs().isSubset(of: live), "no cell names a deleted image")
     }
 
     @Test func detailViewOpensWithItsPhotoAndCloses() throws {

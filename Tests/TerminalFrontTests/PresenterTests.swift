@@ -129,6 +129,12 @@ import Glibc
         #expect(answers.textAreaPixels?.width == 640)
     }
 
+    @Test func theLinuxConsoleIsNotAskedAboutGraphics() {
+        #expect(!TerminalProbe.mayAskAboutGraphics(term: "linux") && TerminalProbe.mayAskAboutGraphics(term: "xterm-256color"))
+        #expect(!String(decoding: TerminalProbe.queries(graphics: false), as: UTF8.self).contains("\u{1B}_G"))
+        #expect(String(decoding: TerminalProbe.queries(graphics: true), as: UTF8.self).hasSuffix("\u{1B}[c"), "DA1 last: every terminal answers it")
+    }
+
     @Test func aPlainTerminalSaysNothingOfGraphics() {
         let answers = TerminalProbe.answers(in: bytes("\u{1B}[?1;2c"))
         #expect(answers == TerminalProbe.Answers())

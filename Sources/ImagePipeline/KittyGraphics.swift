@@ -1,0 +1,189 @@
+import CellCanvas
+import Synchronization
+
+/// The kitty graphics protocol with Unicode placeholders: a thumbnail is transmitted to
+/// the terminal once, by id, as a PNG (`a=T,U=1`: a virtual placement `columns` × `rows`
+/// cells large), and the grid then shows it by drawing placeholder characters (U+10EEEE)
+/// whose foreground colour is the image id. The placeholders are text, so they scroll,
+/// clip, diff and are reused exactly like the symbol mosaic: the canvas and the presenter
+/// need nothing new, and the terminal's own scrolling moves the pixels.
+///
+/// Each row's first cell names its row and column with two combining diacritics (kitty's
+/// table); the cells after it name nothing, and the terminal counts them on from their left
+/// neighbour, so a row is one interned cluster and `columns − 1` plain scalars.
+/// Protocol: https://sw.kovidgoyal.net/kitty/graphics-protocol/#unicode-placeholders
+public enum KittyGraphics {
+    public static let placeholder: UInt32 = 0x10EEEE
+
+    /// Rows (and columns) a placement can name: the first entries of kitty's
+    /// `rowcolumn-diacritics.txt`, combining marks of class 230 in that order.
+    public static let diacritics: [UInt32] = [
+        0x0305, 0x030D, 0x030E, 0x0310, 0x0312, 0x033D, 0x033E, 0x033F, 0x0346, 0x034A, 0x034B, 0x034C, 0x0350, 0x0351,
+        0x0352, 0x0357, 0x035B, 0x0363, 0x0364, 0x0365, 0x0366, 0x0367, 0x0368, 0x0369, 0x036A, 0x036B, 0x036C, 0x036D,
+        0x036E, 0x036F, 0x0483, 0x0484, 0x0485, 0x0486, 0x0487, 0x0592, 0x0593, 0x0594, 0x0595, 0x0597, 0x0598, 0x0599,
+        0x059C, 0x059D, 0x059E, 0x059F, 0x05A0, 0x05A1, 0x05A8, 0x05A9, 0x05AB, 0x05AC, 0x05AF, 0x05C4, 0x0610, 0x0611,
+        0x0612, 0x0613, 0x0614, 0x0615, 0x0616, 0x0617, 0x0657, 0x0658, 0x0659, 0x065A, 0x065B, 0x065D, 0x065E, 0x06D6,
+        0x06D7, 0x06D8, 0x06D9, 0x06DA, 0x06DB, 0x06DC, 0x06DF, 0x06E0, 0x06E1, 0x06E2, 0x06E4, 0x06E7, 0x06E8, 0x06EB,
+        0x06EC, 0x0730, 0x0732, 0x0733, 0x0735, 0x0736, 0x073A, 0x073D, 0x073F, 0x0740, 0x0741, 0x0743, 0x0745, 0x0747,
+        0x0749, 0x074A, 0x07EB, 0x07EC, 0x07ED, 0x07EE, 0x07EF, 0x07F0, 0x07F1, 0x07F3, 0x0816, 0x0817, 0x0818, 0x0819,
+        0x081B, 0x081C, 0x081D, 0x081E, 0x081F, 0x0820, 0x0821, 0x0822, 0x0823, 0x0825, 0x0826, 0x0827, 0x0829, 0x082A,
+        0x082B, 0x082C, 0x082D,
+    ]
+
+    /// The largest image id a 24-bit foreground colour carries.
+    public static let maximumID: UInt32 = 0xFF_FFFF
+
+    private static let lastID = Atomic<UInt32>(0)
+
+    /// A new image id (1 to ``maximumID``, then round again: by then the image that had it
+    /// left the cache and the terminal long ago). Any thread.
+    public static func nextID() -> UInt32 {
+        lastID.add(1, ordering: .relaxed).newValue % maximumID + 1
+    }
+
+    /// The escape sequences that transmit `png` as image `id` with a virtual placement of
+    /// `columns` × `rows` cells: base64 in chunks of 4,096 bytes (`m=1` on all but the
+    /// last), quiet (`q=2`: no replies to read). Inside tmux each is wrapped for
+    /// passthrough (tmux's `allow-passthrough on`).
+    public static func transmission(png: [UInt8], id: UInt32, columns: Int, rows: Int, throughTmux: Bool = false) -> [UInt8] {
+        let payload = base64(png)
+        var output: [UInt8] = []
+        var offset = 0
+        repeat {
+            let end = min(offset + 4096, payload.count)
+            let more = end < payload.count ? 1 : 0
+            let control = offset == 0 ? "a=T,q=2,f=100,U=1,i=\(id),c=\(columns),r=\(rows),m=\(more)" : "m=\(more)"
+            output += wrapped(Array("\u{1B}_G\(control);".utf8) + payload[offset..<end] + Array("\u{1B}\\".utf8), throughTmux: throughTmux)
+            offset = end
+        } while offset < payload.count
+        return output
+    }
+
+    /// Deletes image `id` and frees its data in the terminal (`d=I`).
+    public static func deletion(id: UInt32, throughTmux: Bool = false) -> [UInt8] {
+        wrapped(Array("\u{1B}_Ga=d,d=I,i=\(id),q=2\u{1B}\\".utf8), throughTmux: throughTmux)
+    }
+
+    /// The cells that show image `id` over `columns` × `rows` cells, row by row.
+    public static func placeholderCells(id: UInt32, columns: Int, rows: Int) -> [Cell] {
+        precondition(rows <= diacritics.count && id > 0 && id <= maximumID, "KittyGraphics: \(rows) rows, id \(id)")
+        let style = CellStyle(foreground: .rgb(id))
+        var cells: [Cell] = []
+        cells.reserveCapacity(columns * rows)
+        for row in 0..<rows {
+            var first = String.UnicodeScalarView()
+            first.append(Unicode.Scalar(placeholder)!)
+            first.append(Unicode.Scalar(diacritics[row])!)
+            first.append(Unicode.Scalar(diacritics[0])!)
+            cells.append(Cell(Character(String(first)), style: style))
+            for _ in 1..<max(columns, 1) { cells.append(Cell(scalar: placeholder, style: style)) }
+        }
+        return cells
+    }
+
+    /// What a terminal reads back from ``placeholderCells(id:columns:rows:)``: for each cell
+    /// the image id (its foreground) and its row and column, the column counted on from the
+    /// left neighbour when the cell names none (kitty's rule). Nil for a cell that is not a
+    /// placeholder.
+    public static func decode(_ cells: [Cell], columns: Int) -> [(id: UInt32, row: Int, column: Int)?] {
+        var result: [(id: UInt32, row: Int, column: Int)?] = []
+        for (index, cell) in cells.enumerated() {
+            var scalars: [UInt32] = []
+            cell.forEachScalar { scalars.append($0) }
+            guard scalars.first == placeholder, case .rgb(let id) = cell.style.foreground else {
+                result.append(nil)
+                continue
+            }
+            let left = index % columns > 0 ? result[index - 1] : nil
+            let row = scalars.count > 1 ? diacritics.firstIndex(of: scalars[1]) : (left?.id == id ? left?.row : 0)
+            let column = scalars.count > 2 ? diacritics.firstIndex(of: scalars[2]) : (left?.id == id ? left.map { $0.column + 1 } : 0)
+            result.append(row.flatMap { row in column.map { (id, row, $0) } })
+        }
+        return result
+    }
+
+    /// One graphics command as a terminal reads it: the control keys and the payload.
+    public struct Command: Sendable, Equatable {
+        public let control: [String: String]
+        public let payload: [UInt8]
+    }
+
+    /// The graphics commands in `stream` (tmux's passthrough wrapping undone), in order;
+    /// what a terminal reads back from ``transmission(png:id:columns:rows:throughTmux:)`` and
+    /// ``deletion(id:throughTmux:)``.
+    public static func commands(in stream: [UInt8]) -> [Command] {
+        var bytes: [UInt8] = []
+        var index = 0
+        let tmuxStart = Array("\u{1B}Ptmux;".utf8)
+        while index < stream.count {
+            if stream[index...].starts(with: tmuxStart) {
+                // Inside: every ESC doubled, ended by a single ESC \.
+                index += tmuxStart.count
+                while index < stream.count {
+                    if stream[index] == 0x1B, index + 1 < stream.count, stream[index + 1] == 0x1B {
+                        bytes.append(0x1B)
+                        index += 2
+                    } else if stream[index] == 0x1B {
+                        index += 2
+                        break
+                    } else {
+                        bytes.append(stream[index])
+                        index += 1
+                    }
+                }
+            } else {
+                bytes.append(stream[index])
+                index += 1
+            }
+        }
+        var commands: [Command] = []
+        var start = 0
+        while let open = bytes[start...].firstIndex(of: 0x1B), open + 2 < bytes.count, bytes[open + 1] == UInt8(ascii: "_"), bytes[open + 2] == UInt8(ascii: "G") {
+            var end = open + 3
+            while end + 1 < bytes.count, !(bytes[end] == 0x1B && bytes[end + 1] == UInt8(ascii: "\\")) { end += 1 }
+            guard end + 1 < bytes.count else { break }
+            let body = bytes[(open + 3)..<end]
+            let split = body.firstIndex(of: UInt8(ascii: ";")) ?? body.endIndex
+            var control: [String: String] = [:]
+            for pair in body[body.startIndex..<split].split(separator: UInt8(ascii: ",")) {
+                let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1)
+                control[String(decoding: parts[0], as: UTF8.self)] = parts.count > 1 ? String(decoding: parts[1], as: UTF8.self) : ""
+            }
+            commands.append(Command(control: control, payload: split < body.endIndex ? Array(body[(split + 1)...]) : []))
+            start = end + 2
+        }
+        return commands
+    }
+
+    /// Standard base64 with padding.
+    public static func base64(_ bytes: [UInt8]) -> [UInt8] {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var index = 0
+        while index + 3 <= bytes.count {
+            let value = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+            output += [alphabet[Int(value >> 18)], alphabet[Int(value >> 12 & 63)], alphabet[Int(value >> 6 & 63)], alphabet[Int(value & 63)]]
+            index += 3
+        }
+        let rest = bytes.count - index
+        if rest > 0 {
+            let value = UInt32(bytes[index]) << 16 | (rest == 2 ? UInt32(bytes[index + 1]) << 8 : 0)
+            output += [alphabet[Int(value >> 18)], alphabet[Int(value >> 12 & 63)]]
+            output += rest == 2 ? [alphabet[Int(value >> 6 & 63)], UInt8(ascii: "=")] : [UInt8(ascii: "="), UInt8(ascii: "=")]
+        }
+        return output
+    }
+
+    /// tmux passes a sequence through to the outer terminal inside `ESC P tmux; … ESC \`,
+    /// with every ESC of it doubled.
+    static func wrapped(_ sequence: [UInt8], throughTmux: Bool) -> [UInt8] {
+        guard throughTmux else { return sequence }
+        var output = Array("\u{1B}Ptmux;".utf8)
+        for byte in sequence {
+            if byte == 0x1B { output.append(0x1B) }
+            output.append(byte)
+        }
+        return output + Array("\u{1B}\\".utf8)
+    }
+}
