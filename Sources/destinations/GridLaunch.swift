@@ -84,9 +84,15 @@ enum GridLaunch {
         return here
     }
 
+    /// How symbol thumbnails are coloured. With 24-bit colour they still use the 240-colour
+    /// palette: ncurses draws colours through at most 65,536 pairs, and a photo mosaic in
+    /// 24-bit colour brings new fg/bg pairs faster than that lasts; redefining a pair makes
+    /// ncurses scan the whole screen (`_nc_change_pair`), so a 120 Hz fling hitched (4 (9)
+    /// hitches, commit p99 7.3 (9.4) ms, D-033). 240 colours make at most 57,600 pairs,
+    /// defined once. Real 24-bit thumbnails are kitty images (`--graphics kitty`).
     static func colorMode(for capability: ColorCapability) -> CellColorMode {
         switch capability {
-        case .direct: .truecolor
+        case .direct: .palette240
         case .palette256: .palette240
         case .palette16: .palette16
         case .palette8: .palette8
