@@ -135,6 +135,19 @@ import Testing
         #expect(!plainScreen.contains("\u{1B}[38;2;") && !plainScreen.contains("\u{1B}[31m"), "NO_COLOR wins:\n\(plainScreen.debugDescription)")
     }
 
+    /// `--graphics kitty` inside tmux: the header says so, the thumbnails are placeholder
+    /// cells (U+10EEEE, what tmux shows of them), and q restores the terminal.
+    @Test func kittyGraphicsAskedForInsideTmux() throws {
+        let tmux = Tmux()
+        try tmux.start("\(AppProcess.binary.path) --graphics kitty", columns: 160, rows: 48, environment: "COLORTERM=truecolor")
+        defer { tmux.stop() }
+        let screen = try tmux.waitFor { $0.contains("as kitty (through tmux)") && $0.contains("\u{10EEEE}") }
+        #expect(screen.contains("images async as kitty (through tmux)"), "screen:\n\(screen)")
+        try tmux.keys("q")
+        let after = try tmux.waitFor { $0.contains("EXIT=") }
+        #expect(after.contains("EXIT=0"), "after quit:\n\(after)")
+    }
+
     @Test func sigtermRestoresTheTerminalAndExits143() throws {
         let tmux = Tmux()
         try tmux.start("\(AppProcess.binary.path) scheduler")
