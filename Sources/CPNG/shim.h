@@ -9,4 +9,6 @@ static inline void cpng_image_init(png_imagep image) {
     image->version = PNG_IMAGE_VERSION;
 }
 static inline png_uint_32 cpng_format_rgba(void) { return PNG_FORMAT_RGBA; }
+static inline png_uint_32 cpng_format_rgb(void) { return PNG_FORMAT_RGB; }
+static inline png_uint_32 cpng_flag_fast(void) { return PNG_IMAGE_FLAG_FAST; }
 #endif

@@ -54,9 +54,9 @@ public final class AssetStore {
     /// Escape sequences for the terminal that are not cells, in order (kitty transmissions
     /// of images about to be shown, deletions of images that left the cache).
     private var terminalOutput: [UInt8] = []
-    /// A frame sends at most this many bytes of image transmissions (the first one always):
-    /// the rest wait in the backlog, in order, for the next frames.
-    public static let transmissionBytesPerFrame = 384 << 10
+    /// Image transmissions a second, at most (16 MiB: 128 KiB a frame at 120 Hz, 256 KiB at
+    /// 60); a frame's share is passed to ``deliverCompletions(limit:transmissionBytes:)``.
+    public static let transmissionBytesPerSecond = 16 << 20
     /// The desktop's thumbnail cache the preparers read and fill, if any (`--photos`).
     public let thumbnails: ThumbnailCache?
     let loader: any AssetLoading
@@ -205,8 +205,11 @@ public final class AssetStore {
     /// (the rest wait, in order, for the next call: each completion usually reconfigures a
     /// cell, and a frame can afford only so many); returns how many ran. Every prepared
     /// image that arrived is cached, delivered or not.
+    ///
+    /// A frame sends at most `transmissionBytes` of kitty images (the first one always);
+    /// completions past that wait in the backlog, in order, for the next frames.
     @discardableResult
-    public func deliverCompletions(limit: Int = .max) -> Int {
+    public func deliverCompletions(limit: Int = .max, transmissionBytes: Int = .max) -> Int {
         if !unsubmitted.isEmpty { submitWaitingRequests() }
         loader.postDueCompletions()
         if let arrived = loader.inbox.drainIfAvailable(), !arrived.isEmpty {
@@ -227,7 +230,7 @@ public final class AssetStore {
             if case .success(let image) = completion.result, !image.transmission.isEmpty {
                 let cancelled = pending[completion.request]?.cancellable.isCancelled ?? true
                 if !cancelled {
-                    if transmitted > 0 && transmitted + image.transmission.count > Self.transmissionBytesPerFrame { break }
+                    if transmitted > 0 && transmitted + image.transmission.count > transmissionBytes { break }
                     transmitted += image.transmission.count
                     terminalOutput += image.transmission
                     cacheAndDeleteEvicted(image.sent, for: completion.key)

@@ -35,13 +35,19 @@ public struct CellImage: Sendable, Hashable {
     /// Where chafa sets no colour (the foreground of a blank cell): draw the default.
     public static let noColor = UInt32.max
 
-    /// Placeholder cells of kitty image `id`, and the sequences that transmit it.
-    public init(kittyImage id: UInt32, columns: Int, rows: Int, transmission: [UInt8]) {
+    /// What the terminal holds for this image (a kitty image's decoded pixels), counted in
+    /// ``byteCost`` so that the cache's limit bounds the terminal's memory too.
+    public let terminalBytes: Int
+
+    /// Placeholder cells of kitty image `id` (`pixels` in the terminal once decoded), and
+    /// the sequences that transmit it.
+    public init(kittyImage id: UInt32, columns: Int, rows: Int, pixels: Int, transmission: [UInt8]) {
         self.columns = columns
         self.rows = rows
         colorMode = .truecolor
         cells = KittyGraphics.placeholderCells(id: id, columns: columns, rows: rows)
         graphicID = id
+        terminalBytes = pixels * 4
         self.transmission = transmission
     }
 
@@ -61,6 +67,7 @@ public struct CellImage: Sendable, Hashable {
         self.rows = rows
         self.colorMode = colorMode
         graphicID = nil
+        terminalBytes = 0
         func color(_ value: UInt32) -> Color {
             guard value != Self.noColor else { return .default }
             return colorMode == .truecolor ? .rgb(value) : .palette(UInt8(truncatingIfNeeded: value))
@@ -71,7 +78,7 @@ public struct CellImage: Sendable, Hashable {
     }
 
     /// Bytes held: the cache's cost for this image.
-    public var byteCost: Int { cells.count * MemoryLayout<Cell>.stride + transmission.count + 64 }
+    public var byteCost: Int { cells.count * MemoryLayout<Cell>.stride + transmission.count + terminalBytes + 64 }
 
     /// The scalar values, row by row (for tests and logs).
     public var glyphs: [UInt32] { cells.map { $0.code } }

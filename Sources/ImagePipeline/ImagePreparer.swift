@@ -42,8 +42,8 @@ public final class ImagePreparer {
             let shown = min(rows, KittyGraphics.diacritics.count)
             let sized = pixels.cropped(to: asset.window).filling(width: columns * cell.width, height: shown * cell.height)
             let id = KittyGraphics.nextID()
-            let png = try PNGCodec.encode(sized)
-            return CellImage(kittyImage: id, columns: columns, rows: shown,
+            let png = try PNGCodec.encode(sized, fast: true)
+            return CellImage(kittyImage: id, columns: columns, rows: shown, pixels: sized.width * sized.height,
                              transmission: KittyGraphics.transmission(png: png, id: id, columns: columns, rows: shown, throughTmux: throughTmux))
         }
     }

@@ -155,24 +155,36 @@ public enum KittyGraphics {
         return commands
     }
 
-    /// Standard base64 with padding.
+    /// Standard base64 with padding, written straight into its buffer (a thumbnail's PNG
+    /// is 50–150 KB, encoded once per image on a worker).
     public static func base64(_ bytes: [UInt8]) -> [UInt8] {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-        var output: [UInt8] = []
-        output.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var index = 0
-        while index + 3 <= bytes.count {
-            let value = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            output += [alphabet[Int(value >> 18)], alphabet[Int(value >> 12 & 63)], alphabet[Int(value >> 6 & 63)], alphabet[Int(value & 63)]]
-            index += 3
+        let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+        let count = (bytes.count + 2) / 3 * 4
+        return [UInt8](unsafeUninitializedCapacity: count) { output, initialized in
+            alphabet.withUTF8Buffer { table in
+                bytes.withUnsafeBufferPointer { input in
+                    var i = 0, o = 0
+                    while i + 3 <= input.count {
+                        let value = Int(input[i]) << 16 | Int(input[i + 1]) << 8 | Int(input[i + 2])
+                        output[o] = table[value >> 18]
+                        output[o + 1] = table[value >> 12 & 63]
+                        output[o + 2] = table[value >> 6 & 63]
+                        output[o + 3] = table[value & 63]
+                        i += 3
+                        o += 4
+                    }
+                    let rest = input.count - i
+                    if rest > 0 {
+                        let value = Int(input[i]) << 16 | (rest == 2 ? Int(input[i + 1]) << 8 : 0)
+                        output[o] = table[value >> 18]
+                        output[o + 1] = table[value >> 12 & 63]
+                        output[o + 2] = rest == 2 ? table[value >> 6 & 63] : UInt8(ascii: "=")
+                        output[o + 3] = UInt8(ascii: "=")
+                    }
+                }
+            }
+            initialized = count
         }
-        let rest = bytes.count - index
-        if rest > 0 {
-            let value = UInt32(bytes[index]) << 16 | (rest == 2 ? UInt32(bytes[index + 1]) << 8 : 0)
-            output += [alphabet[Int(value >> 18)], alphabet[Int(value >> 12 & 63)]]
-            output += rest == 2 ? [alphabet[Int(value >> 6 & 63)], UInt8(ascii: "=")] : [UInt8(ascii: "="), UInt8(ascii: "=")]
-        }
-        return output
     }
 
     /// tmux passes a sequence through to the outer terminal inside `ESC P tmux; … ESC \`,

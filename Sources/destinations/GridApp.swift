@@ -120,7 +120,8 @@ final class GridApp: FrameDelegate {
         // Whether the next frame is needed is decided by what happens from here on (a
         // delivery, a key, a scripted key; see GridApp+Quiet).
         somethingHappened = false
-        if screen.store.deliverCompletions(limit: deliveryLimit(for: frame)) > 0 { somethingHappened = true }
+        let transmissions = Int(Double(AssetStore.transmissionBytesPerSecond) / frame.refreshRate.hertz)
+        if screen.store.deliverCompletions(limit: deliveryLimit(for: frame), transmissionBytes: transmissions) > 0 { somethingHappened = true }
         if let latest = photoScan?.updates.drainIfAvailable()?.last {
             screen.replaceCatalogue(latest)
             somethingHappened = true

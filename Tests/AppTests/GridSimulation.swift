@@ -31,7 +31,7 @@ struct GridSimulation {
                               return .success(Self.placeholders.placeholder(for: key.asset, columns: key.columns, rows: key.rows, colorMode: colorMode))
                           }
                           let id = KittyGraphics.nextID()
-                          return .success(CellImage(kittyImage: id, columns: key.columns, rows: key.rows,
+                          return .success(CellImage(kittyImage: id, columns: key.columns, rows: key.rows, pixels: 2,
                                                     transmission: KittyGraphics.transmission(png: Self.smallPNG, id: id, columns: key.columns, rows: key.rows)))
                       }), showsHUD: showsHUD)
     }

@@ -47,6 +47,7 @@ import Testing
         #expect(near(pixels.pixel(x: 10, y: 10), red) && near(pixels.pixel(x: 70, y: 10), green))
         #expect(near(pixels.pixel(x: 10, y: 30), blue) && near(pixels.pixel(x: 70, y: 30), white))
         #expect(image.sent.transmission.isEmpty && image.sent.cells == image.cells)
+        #expect(image.sent.byteCost >= 80 * 40 * 4, "the cache counts the pixels the terminal keeps")
     }
 
     @Test func throughTmuxEverySequenceIsWrappedAndDeletionsNameTheImage() throws {
