@@ -174,6 +174,13 @@ public final class FrameScheduler {
         applyPendingRate()
         delegate.waitForWork(until: delegate.nextScheduledWork)
         quietWaits += 1
+        resumeAfterPause()
+    }
+
+    /// After time away from frames (a quiet wait, or the process stopped by Ctrl-Z): that
+    /// time counts as quiet, not as a hitch, and the next frame starts at the first tick
+    /// from now, on the same drift-free grid.
+    public func resumeAfterPause() {
         let resumeIndex = max(nextTickIndex, refreshRate.firstTick(atOrAfter: clock.now - tickBase))
         meter.recordQuiet(tick(resumeIndex) - tick(nextTickIndex))
         nextTickIndex = resumeIndex

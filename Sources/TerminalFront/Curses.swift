@@ -50,6 +50,13 @@ enum Curses {
 
     static func end() { endwin() }
 
+    /// After ``end()``: back to the program's terminal modes and screen (ncurses resumes on
+    /// the next refresh).
+    static func resume() {
+        reset_prog_mode()
+        refresh()
+    }
+
     static var size: (rows: Int, columns: Int) { (Int(getmaxy(cnc_stdscr())), Int(getmaxx(cnc_stdscr()))) }
 
     // MARK: Keys

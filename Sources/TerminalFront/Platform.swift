@@ -109,6 +109,25 @@ enum Platform {
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
+    static let terminalStop = SIGTSTP
+
+    /// Stops the process as Ctrl-Z would (SIGTSTP with its default action, so the shell
+    /// says "Stopped"), and returns once it is continued (`fg`); the signal's handling is
+    /// put back as it was.
+    static func stopLikeCtrlZ() {
+        var defaultAction = sigaction()
+        defaultAction.__sigaction_handler.sa_handler = SIG_DFL
+        sigemptyset(&defaultAction.sa_mask)
+        var previous = sigaction()
+        sigaction(SIGTSTP, &defaultAction, &previous)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGTSTP)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        kill(getpid(), SIGTSTP)
+        sigaction(SIGTSTP, &previous, nil)
+    }
+
     /// Ignores `signal`'s default action (a dispatch source then reports it instead).
     static func ignore(_ signal: Int32) {
         #if canImport(Glibc)

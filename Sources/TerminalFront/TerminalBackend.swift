@@ -43,6 +43,9 @@ public protocol TerminalBackend: AnyObject {
     var isHungUp: Bool { get }
     /// Gives the terminal back as it was; safe to call more than once.
     func end()
+    /// Ctrl-Z: the terminal back to the shell, the process stopped until `fg`, then the
+    /// next frame repaints everything.
+    func suspend()
 }
 
 extension TerminalBackend {
@@ -88,4 +91,8 @@ public final class NcursesBackend: TerminalBackend {
     public func measureFullPaint(_ canvas: Canvas) -> Int { presenter.measureFullPaint(canvas) }
     public var isHungUp: Bool { session.isHungUp }
     public func end() { session.end() }
+    public func suspend() {
+        session.suspend()
+        presenter.invalidate()
+    }
 }

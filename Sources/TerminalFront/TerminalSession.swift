@@ -22,8 +22,8 @@ public enum TerminalError: Error, CustomStringConvertible, Equatable {
 /// frame loop through ``TerminationSignals``), `exit()` anywhere (an `atexit` hook), and a
 /// crash or SIGQUIT: an async-signal-safe handler writes a reset sequence, puts the saved
 /// termios back, names the signal, then hands it on (to Swift's backtracer, or the default
-/// action). Ctrl-Z is
-/// ncurses' own business: it restores on suspend and redraws on `fg`.
+/// action). Ctrl-Z is carried out by the frame loop between two frames (``suspend()``,
+/// D-034), never in a signal handler.
 /// Main thread only.
 public final class TerminalSession {
     public private(set) var isActive = false
@@ -106,6 +106,16 @@ public final class TerminalSession {
     public static func crash(with signal: Int32) -> Never {
         terminal_restore_crash_for_test(signal)
         fatalError("DESTINATIONS_CRASH: signal \(signal) did not end the process")
+    }
+
+    /// Ctrl-Z, carried out between two frames: the terminal goes back to the shell as it
+    /// was, the process stops, and once continued (`fg`) ncurses takes the terminal again;
+    /// the caller repaints everything.
+    public func suspend() {
+        guard isActive, !isHeadless else { return }
+        Curses.end()
+        Platform.stopLikeCtrlZ()
+        Curses.resume()
     }
 
     /// Gives the terminal back exactly as it was. Safe to call more than once.

@@ -3,12 +3,15 @@ import Dispatch
 import Synchronization
 
 /// Turns SIGINT, SIGTERM and SIGHUP into a flag the frame loop polls, so that every way
-/// of stopping the app goes through the same exit path that restores the terminal.
+/// of stopping the app goes through the same exit path that restores the terminal; and
+/// SIGTSTP (Ctrl-Z) into a request the loop carries out between two frames
+/// (``TerminalBackend/suspend()``).
 ///
 /// The signals are ignored at the process level and delivered to dispatch sources on a
 /// background queue (the main thread is busy running frames, and never runs the main
-/// dispatch queue). SIGTSTP / SIGCONT (Ctrl-Z, `fg`) are left to ncurses, whose own
-/// handler restores the terminal on suspend and redraws on resume.
+/// dispatch queue). Made before ncurses starts, so ncurses finds SIGTSTP taken and installs
+/// no handler of its own: its handler called `endwin()` from the signal, wherever the main
+/// thread was, and under load now and then froze the app in it (a thread in malloc).
 public final class TerminationSignals {
     public static let handled: [Int32] = [Platform.interrupt, Platform.terminate, Platform.hangUp]
 
@@ -18,6 +21,7 @@ public final class TerminationSignals {
     }
 
     private let received = LastSignal()
+    private let suspendRequests = LastSignal()
     private let sources: [any DispatchSourceSignal]
 
     /// - Parameter wake: signalled with each signal, so that a frame loop asleep while
@@ -25,19 +29,28 @@ public final class TerminationSignals {
     public init(wake: WakeSignal? = nil) {
         let queue = DispatchQueue(label: "destinations.signals")
         var made: [any DispatchSourceSignal] = []
-        for number in Self.handled {
+        for number in Self.handled + [Platform.terminalStop] {
             Platform.ignore(number)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             made.append(source)
         }
         sources = made
-        for (number, source) in zip(Self.handled, sources) {
-            source.setEventHandler { [received] in
-                received.number.store(number, ordering: .relaxed)
+        for (number, source) in zip(Self.handled + [Platform.terminalStop], sources) {
+            source.setEventHandler { [received, suspendRequests] in
+                if number == Platform.terminalStop {
+                    suspendRequests.number.add(1, ordering: .relaxed)
+                } else {
+                    received.number.store(number, ordering: .relaxed)
+                }
                 wake?.signal()
             }
             source.resume()
         }
+    }
+
+    /// True once after each Ctrl-Z (SIGTSTP) since the last call.
+    public func takeSuspendRequest() -> Bool {
+        suspendRequests.number.exchange(0, ordering: .relaxed) > 0
     }
 
     /// The last signal received, or nil while none has been.

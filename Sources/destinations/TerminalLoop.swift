@@ -16,6 +16,10 @@ enum TerminalLoop {
                     signals: TerminationSignals, beforeEnd: () -> Void = {}, until done: () -> Bool) -> Stop {
         var hungUp = false
         scheduler.run(delegate) {
+            if signals.takeSuspendRequest() {
+                terminal.suspend()
+                scheduler.resumeAfterPause()
+            }
             if scheduler.meter.frames % 16 == 0 && terminal.isHungUp { hungUp = true }
             return !done() && !hungUp && signals.signal == nil
         }
