@@ -71,31 +71,9 @@ extension PixelBuffer {
         guard width > box || height > box else { return self }
         let scale = Double(box) / Double(max(width, height))
         let w = max(1, Int((Double(width) * scale).rounded())), h = max(1, Int((Double(height) * scale).rounded()))
-        var out = [UInt8](repeating: 0, count: w * h * 4)
-        bytes.withUnsafeBufferPointer { source in
-            for y in 0..<h {
-                let y0 = y * height / h, y1 = max(y0 + 1, (y + 1) * height / h)
-                for x in 0..<w {
-                    let x0 = x * width / w, x1 = max(x0 + 1, (x + 1) * width / w)
-                    var sum = (0, 0, 0, 0)
-                    for sy in y0..<y1 {
-                        var i = (sy * width + x0) * 4
-                        for _ in x0..<x1 {
-                            sum.0 += Int(source[i]); sum.1 += Int(source[i + 1]); sum.2 += Int(source[i + 2]); sum.3 += Int(source[i + 3])
-                            i += 4
-                        }
-                    }
-                    let count = (y1 - y0) * (x1 - x0), o = (y * w + x) * 4
-                    out[o] = UInt8(sum.0 / count); out[o + 1] = UInt8(sum.1 / count)
-                    out[o + 2] = UInt8(sum.2 / count); out[o + 3] = UInt8(sum.3 / count)
-                }
-            }
-        }
-        return PixelBuffer(width: w, height: h, bytes: out)
+        return averaged(x: 0, y: 0, width: width, height: height, to: w, h)
     }
-}
 
-extension PixelBuffer {
     /// Exactly `width` × `height` pixels showing as much of the image as that shape
     /// allows: the middle cut to the target's aspect, then each output pixel the average of
     /// the source pixels it covers (or the nearest one, when enlarging).
@@ -105,13 +83,18 @@ extension PixelBuffer {
         // The largest centred window with the target's aspect.
         var w = width, h = height
         if w * targetHeight > h * targetWidth { w = max(1, h * targetWidth / targetHeight) } else { h = max(1, w * targetHeight / targetWidth) }
-        let x0 = (width - w) / 2, y0 = (height - h) / 2
-        var out = [UInt8](repeating: 0, count: targetWidth * targetHeight * 4)
+        return averaged(x: (width - w) / 2, y: (height - h) / 2, width: w, height: h, to: targetWidth, targetHeight)
+    }
+
+    /// The `w` × `h` window at (`x`, `y`) resampled to `outWidth` × `outHeight`: each
+    /// output pixel the average of the source pixels it covers (at least one).
+    private func averaged(x x0: Int, y y0: Int, width w: Int, height h: Int, to outWidth: Int, _ outHeight: Int) -> PixelBuffer {
+        var out = [UInt8](repeating: 0, count: outWidth * outHeight * 4)
         bytes.withUnsafeBufferPointer { source in
-            for y in 0..<targetHeight {
-                let sy0 = y0 + y * h / targetHeight, sy1 = max(sy0 + 1, y0 + (y + 1) * h / targetHeight)
-                for x in 0..<targetWidth {
-                    let sx0 = x0 + x * w / targetWidth, sx1 = max(sx0 + 1, x0 + (x + 1) * w / targetWidth)
+            for y in 0..<outHeight {
+                let sy0 = y0 + y * h / outHeight, sy1 = max(sy0 + 1, y0 + (y + 1) * h / outHeight)
+                for x in 0..<outWidth {
+                    let sx0 = x0 + x * w / outWidth, sx1 = max(sx0 + 1, x0 + (x + 1) * w / outWidth)
                     var sum = (0, 0, 0, 0)
                     for sy in sy0..<sy1 {
                         var i = (sy * width + sx0) * 4
@@ -120,12 +103,12 @@ extension PixelBuffer {
                             i += 4
                         }
                     }
-                    let count = (sy1 - sy0) * (sx1 - sx0), o = (y * targetWidth + x) * 4
+                    let count = (sy1 - sy0) * (sx1 - sx0), o = (y * outWidth + x) * 4
                     out[o] = UInt8(sum.0 / count); out[o + 1] = UInt8(sum.1 / count)
                     out[o + 2] = UInt8(sum.2 / count); out[o + 3] = UInt8(sum.3 / count)
                 }
             }
         }
-        return PixelBuffer(width: targetWidth, height: targetHeight, bytes: out)
+        return PixelBuffer(width: outWidth, height: outHeight, bytes: out)
     }
 }
