@@ -53,12 +53,8 @@ public final class TestBackend: TerminalBackend {
 
     public func nextKey() -> Key? { keys.isEmpty ? nil : keys.removeFirst() }
 
-    /// Times ``suspend()`` was called; the next frame writes every cell.
-    public private(set) var suspensions = 0
-    public func suspend() {
-        suspensions += 1
-        isValid = false
-    }
+    /// Nothing to stop: the next frame writes every cell, as after a real `fg`.
+    public func suspend() { isValid = false }
 
     /// Every byte sent by ``sendGraphics(_:)``, in order (kitty transmissions, deletions).
     public private(set) var graphicsOutput: [UInt8] = []

@@ -14,7 +14,7 @@ enum GraphicsRequest: String, ExpressibleByArgument, CaseIterable, Sendable {
 
 /// The graphics a run uses, and why: from the flag (or `DESTINATIONS_GRAPHICS`), what the
 /// terminal answered at start, its colours and whether tmux is in between.
-struct GraphicsChoice: Equatable {
+struct GraphicsChoice {
     enum Mode: String { case kitty, symbols }
 
     let mode: Mode
@@ -23,10 +23,6 @@ struct GraphicsChoice: Equatable {
     /// Terminal pixels per cell (kitty images are made at exactly the cells' size).
     let cellPixels: (width: Int, height: Int)
     let throughTmux: Bool
-
-    static func == (a: GraphicsChoice, b: GraphicsChoice) -> Bool {
-        a.mode == b.mode && a.note == b.note && a.cellPixels == b.cellPixels && a.throughTmux == b.throughTmux
-    }
 
     /// A cell's size in pixels when the terminal does not say (a common 10×20 font).
     static let usualCellPixels = (width: 10, height: 20)
