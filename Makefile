@@ -2,13 +2,21 @@
 # what they need first (Debian packages through apt-get; idempotent and quick when present).
 SWIFT        ?= swift
 DEPS         := libncurses-dev ncurses-term libturbojpeg0-dev libpng-dev libchafa-dev libglib2.0-dev tmux pkg-config
+# The sixel end-to-end test's terminal: xterm emulating a VT340 under Xvfb, screenshots.
+E2E_DEPS     := xterm xvfb x11-apps netpbm xfonts-base xdotool
 RELEASE_BIN  := .build/release
 ARGS         ?=
 
-.PHONY: deps build run test tsan fuzz soak bench bench-ticks bench-diff bench-images bench-collection clean
+.PHONY: deps deps-e2e install-packages build run test test-sixel tsan fuzz soak bench bench-ticks bench-diff bench-images bench-collection clean
 
 deps:
-	@missing=""; for p in $(DEPS); do \
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEPS)"
+
+deps-e2e:
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(E2E_DEPS)"
+
+install-packages:
+	@missing=""; for p in $(PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -23,9 +31,16 @@ build: deps
 run: build
 	$(RELEASE_BIN)/destinations $(ARGS)
 
-test: deps
+test: deps deps-e2e
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	python3 scripts/sixel_e2e.py .build/debug/destinations
+
+# The grid in xterm -ti vt340 under Xvfb: photo pixels on screen, and where they go after a
+# scroll (scripts/sixel_e2e.py; also part of `make test`).
+test-sixel: deps-e2e
+	$(SWIFT) build --product destinations
+	python3 scripts/sixel_e2e.py .build/debug/destinations
 
 # The threaded parts of the tests, and one headless fling of the app, under ThreadSanitizer
 # (its own build folder). Any report fails the target.

@@ -16,6 +16,7 @@ FIGURES = [  # (json path, label, worst is the larger value)
     ("commit_ms.p99", "commit p99 ms", True),
     ("commit_ms.max", "commit max ms", True),
     ("placeholder_cell_frames_pct", "placeholders % cell-frames", True),
+    ("bytes_per_scroll_frame", "bytes / scrolling frame", True),
     ("scroll_bytes_ratio", "scroll bytes / exposed rows", True),
     ("minor_faults_per_frame", "minor faults / frame", True),
     ("idle_cpu_pct", "idle CPU % of a core", True),

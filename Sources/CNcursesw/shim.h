@@ -44,6 +44,7 @@ static inline attr_t cnc_a_reverse(void) { return A_REVERSE; }
 static inline attr_t cnc_a_dim(void) { return A_DIM; }
 static inline attr_t cnc_a_underline(void) { return A_UNDERLINE; }
 static inline attr_t cnc_a_normal(void) { return A_NORMAL; }
+static inline attr_t cnc_a_invis(void) { return A_INVIS; }
 
 /// Puts one cell: `text` is a NUL-terminated wide string (one character and any combining
 /// marks); `pair` is an extended pair number (setcchar takes it through its opts pointer).

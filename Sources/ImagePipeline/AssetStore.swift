@@ -1,3 +1,4 @@
+import CellCanvas
 import CoreKit
 
 /// What the store shows for an item right now.
@@ -130,6 +131,23 @@ public final class AssetStore {
     /// shows them (a cell keeps its image after the cache let it go).
     private var imagesToDelete = Set<UInt32>()
 
+    /// Sixel images delivered since the last ``takePixelImageChanges(keeping:)``, for the
+    /// presenter to keep until they leave the cache.
+    private var pixelImagesDefined: [PixelImage] = []
+
+    /// The sixel images delivered since the last call (the presenter keeps them to draw
+    /// their cells), and the ids of those that left the cache and are not in `shown` (the
+    /// presenter forgets them; the others wait, as kitty deletions do).
+    public func takePixelImageChanges(keeping shown: Set<UInt32> = []) -> (defined: [PixelImage], forgotten: [UInt32]) {
+        var forgotten: [UInt32] = []
+        if case .sixel = output, !imagesToDelete.isEmpty {
+            for id in imagesToDelete where !shown.contains(id) { forgotten.append(id) }
+            imagesToDelete.subtract(forgotten)
+        }
+        defer { pixelImagesDefined.removeAll(keepingCapacity: true) }
+        return (pixelImagesDefined, forgotten)
+    }
+
     /// The escape sequences for the terminal since the last call: kitty image
     /// transmissions, then deletions of the images that left the cache and are not in
     /// `shown` (the ids the cells still show; theirs wait). The frame writes them before
@@ -215,8 +233,8 @@ public final class AssetStore {
         if let arrived = loader.inbox.drainIfAvailable(), !arrived.isEmpty {
             for completion in arrived {
                 switch completion.result {
-                // A kitty image is cached when it is sent (below), not before.
-                case .success(let image): if image.transmission.isEmpty { cacheAndDeleteEvicted(image, for: completion.key) }
+                // A kitty or sixel image is cached when it is handed over (below), not before.
+                case .success(let image): if !image.hasTerminalPayload { cacheAndDeleteEvicted(image, for: completion.key) }
                 case .failure(let error): failures[completion.key] = error
                 }
             }
@@ -227,12 +245,13 @@ public final class AssetStore {
         var sawCancelled = false
         for var completion in backlog {
             if delivered >= limit { break }
-            if case .success(let image) = completion.result, !image.transmission.isEmpty {
+            if case .success(let image) = completion.result, image.hasTerminalPayload {
                 let cancelled = pending[completion.request]?.cancellable.isCancelled ?? true
                 if !cancelled {
                     if transmitted > 0 && transmitted + image.transmission.count > transmissionBytes { break }
                     transmitted += image.transmission.count
                     terminalOutput += image.transmission
+                    if let pixels = image.pixelImage { pixelImagesDefined.append(pixels) }
                     cacheAndDeleteEvicted(image.sent, for: completion.key)
                 }
                 completion = AssetCompletion(request: completion.request, key: completion.key, result: .success(image.sent))

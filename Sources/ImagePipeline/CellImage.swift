@@ -26,8 +26,8 @@ public struct CellImage: Sendable, Hashable {
     public let colorMode: CellColorMode
     /// Row by row.
     public let cells: [Cell]
-    /// The kitty image these cells are placeholders of (``KittyGraphics``), or nil for a
-    /// symbol mosaic.
+    /// The kitty image these cells are placeholders of (``KittyGraphics``), or the sixel
+    /// image they stand for (``PixelCell``); nil for a symbol mosaic.
     public let graphicID: UInt32?
     /// The escape sequences that send that image to the terminal: carried from the worker
     /// to the store, which sends them once and caches the image without them.
@@ -35,8 +35,14 @@ public struct CellImage: Sendable, Hashable {
     /// Where chafa sets no colour (the foreground of a blank cell): draw the default.
     public static let noColor = UInt32.max
 
-    /// What the terminal holds for this image (a kitty image's decoded pixels), counted in
-    /// ``byteCost`` so that the cache's limit bounds the terminal's memory too.
+    /// The sixel strips these cells stand for, carried from the worker to the store, which
+    /// hands them to the presenter once (``AssetStore/takePixelImageChanges(keeping:)``)
+    /// and caches the image without them.
+    public private(set) var pixelImage: PixelImage?
+
+    /// What the terminal holds for this image (a kitty image's decoded pixels, a sixel
+    /// image's strips kept by the presenter), counted in ``byteCost`` so that the cache's
+    /// limit bounds that memory too.
     public let terminalBytes: Int
 
     /// Placeholder cells of kitty image `id` (`pixels` in the terminal once decoded), and
@@ -51,12 +57,29 @@ public struct CellImage: Sendable, Hashable {
         self.transmission = transmission
     }
 
-    /// The same image without its transmission (once sent, nothing needs it again).
+    /// Cells standing for sixel image `id` (``PixelCell``), one strip per row of cells.
+    public init(sixelImage id: UInt32, columns: Int, strips: [[UInt8]], fallback: [Cell]) {
+        let image = PixelImage(id: id, columns: columns, strips: strips, fallback: fallback)
+        self.columns = columns
+        rows = image.rows
+        colorMode = .truecolor
+        cells = PixelCell.cells(image: id, columns: columns, rows: image.rows)
+        graphicID = id
+        terminalBytes = image.byteCount
+        pixelImage = image
+    }
+
+    /// The same image without its transmission or strips (once handed over, nothing here
+    /// needs them again).
     public var sent: CellImage {
         var copy = self
         copy.transmission = []
+        copy.pixelImage = nil
         return copy
     }
+
+    /// Something for the terminal must go with it before its cells are shown.
+    public var hasTerminalPayload: Bool { !transmission.isEmpty || pixelImage != nil }
 
     /// Cells from a converter's arrays: `glyphs` are scalar values; each colour is 0xRRGGBB
     /// in truecolor mode, a palette index otherwise, or ``noColor``.

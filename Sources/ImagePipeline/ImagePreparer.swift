@@ -1,3 +1,5 @@
+import CellCanvas
+
 /// Decode → orient → crop → convert: everything that turns a file into a ``CellImage``.
 ///
 /// Owns a JPEG decoder and a converter, so one preparer per worker thread. With a
@@ -22,7 +24,7 @@ public final class ImagePreparer {
     var cellPixels: (width: Int, height: Int) {
         switch output {
         case .symbols: Self.pixelsPerCell
-        case .kitty(let cell, _): cell
+        case .kitty(let cell, _), .sixel(let cell, _): cell
         }
     }
 
@@ -45,6 +47,13 @@ public final class ImagePreparer {
             let png = try PNGCodec.encode(sized, fast: true)
             return CellImage(kittyImage: id, columns: columns, rows: shown, pixels: sized.width * sized.height,
                              transmission: KittyGraphics.transmission(png: png, id: id, columns: columns, rows: shown, throughTmux: throughTmux))
+        case .sixel(let cell, let colors):
+            let shown = min(rows, PixelCell.maximumSide - 1), wide = min(columns, PixelCell.maximumSide - 1)
+            let cropped = pixels.cropped(to: asset.window)
+            let sized = cropped.filling(width: wide * cell.width, height: shown * cell.height)
+            return CellImage(sixelImage: KittyGraphics.nextID(), columns: wide,
+                             strips: SixelEncoder.strips(of: sized, cellHeight: cell.height, colors: colors),
+                             fallback: converter.convert(cropped, columns: wide, rows: shown).cells)
         }
     }
 
@@ -142,6 +151,12 @@ public enum ImageOutput: Sendable {
     /// kitty graphics (``KittyGraphics``): placeholder cells and the PNG they show, sized
     /// `cellPixels` per cell; wrapped for tmux's passthrough when `throughTmux`.
     case kitty(cellPixels: (width: Int, height: Int), throughTmux: Bool)
+    /// Sixel strips (``SixelEncoder``) of `cellPixels` per cell in at most `colors`
+    /// colours, and ``PixelCell`` cells the presenter draws them for.
+    case sixel(cellPixels: (width: Int, height: Int), colors: Int)
 
     public var isKitty: Bool { if case .kitty = self { true } else { false } }
+    /// The terminal keeps images by id (kitty) or the presenter does (sixel): cells that
+    /// show an image keep it from being deleted.
+    public var keepsImagesByID: Bool { if case .symbols = self { false } else { true } }
 }

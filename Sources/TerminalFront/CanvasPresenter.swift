@@ -32,6 +32,8 @@ public final class CanvasPresenter {
     private let meter = OutputMeter()
     private let synchronized: Bool
     private let output: Int32
+    /// Draws ``PixelCell`` cells once ``enablePixelImages()`` was called; nil before.
+    private var pixels: PixelImagePainter?
     private static let beginSynchronized = Array("\u{1B}[?2026h".utf8), endSynchronized = Array("\u{1B}[?2026l".utf8)
 
     struct PairKey: Hashable {
@@ -49,6 +51,32 @@ public final class CanvasPresenter {
     /// Forgets what is on screen (after a resize or a redraw request): the next frame
     /// writes every cell.
     public func invalidate() { isShownValid = false }
+
+    /// From now on ``PixelCell`` cells are drawn as the pixels of the images handed over
+    /// with ``updatePixelImages(defined:forgotten:)`` (sixel).
+    public func enablePixelImages() {
+        guard pixels == nil else { return }
+        pixels = PixelImagePainter()
+        isShownValid = false
+    }
+
+    /// Images the pixel cells may name from now on, and ids no cell will name again.
+    public func updatePixelImages(defined: [PixelImage], forgotten: [UInt32]) {
+        for image in defined { pixels?.define(image) }
+        for id in forgotten { pixels?.forget(id) }
+    }
+
+    /// Strip bytes a frame may send (the first strip always goes): set each frame from the
+    /// refresh rate, so a terminal is sent no more pixels a second than it can parse.
+    public var pixelBytesPerFrame = Int.max
+    /// The last frame left image rows as symbols for want of budget: another frame will
+    /// draw them.
+    public var hasDeferredPixels: Bool { pixels?.deferredInLastFrame ?? false }
+
+    /// Images kept for pixel cells (bounded by the image cache's limit).
+    public var pixelImageCount: Int { pixels?.images.count ?? 0 }
+    /// Image rows drawn as pixels by the last frame.
+    public var pixelStripsInLastFrame: Int { pixels?.stripsInLastFrame ?? 0 }
 
     /// Writes the changed cells and updates the screen.
     /// - Complexity: O(cells) to compare; ncurses calls only for changed cells.
@@ -72,13 +100,39 @@ public final class CanvasPresenter {
             shifted = true
         }
         var written = 0
-        canvas.forEachCellToSend(comparedTo: isShownValid ? shown : nil) { x, y, cell in
-            Curses.put(cell, x: x, y: y, pair: pairNumber(for: cell.style))
-            written += 1
+        if pixels == nil {
+            canvas.forEachCellToSend(comparedTo: isShownValid ? shown : nil) { x, y, cell in
+                Curses.put(cell, x: x, y: y, pair: pairNumber(for: cell.style))
+                written += 1
+            }
+        } else {
+            pixels?.beginFrame()
+            let compared = isShownValid ? shown : nil
+            canvas.forEachCellToSend(comparedTo: compared) { x, y, cell in
+                if PixelCell.decode(cell) != nil {
+                    // Sent only because its right neighbour changed (the rule for wide
+                    // characters): a pixel cell is never wide, and redrawing its strip
+                    // would resend the row.
+                    if let compared, compared[x, y] == cell { return }
+                    pixels?.noteChanged(x: x, y: y)
+                } else {
+                    Curses.put(cell, x: x, y: y, pair: pairNumber(for: cell.style))
+                }
+                written += 1
+            }
+            pixels?.plan(canvas, budget: pixelBytesPerFrame) { x, y, cell, concealed in
+                if concealed {
+                    Curses.putConcealed(PixelImagePainter.marker(for: cell), x: x, y: y)
+                } else {
+                    Curses.put(cell, x: x, y: y, pair: pairNumber(for: cell.style))
+                }
+            }
         }
         cellsWritten = written
         let wasValid = isShownValid
         shown.assign(canvas)
+        // Where a pixel cell shows its fallback, the screen holds the fallback.
+        for (x, y, cell) in pixels?.fallbackShown ?? [] { shown[x, y] = cell }
         isShownValid = true
         // Nothing changed: nothing is sent, not even the synchronized-output brackets, so
         // an idle screen costs no bytes.
@@ -92,6 +146,7 @@ public final class CanvasPresenter {
         // bytes written straight to its descriptor here bracket exactly this frame.
         if synchronized { send(Self.beginSynchronized) }
         Curses.update()
+        if let strips = pixels?.takeStrips(), !strips.isEmpty { send(strips) }
         if synchronized { send(Self.endSynchronized) }
         bytesInLastFrame = (meter?.bytesWritten ?? 0) - before
         bytesWritten += bytesInLastFrame
@@ -108,7 +163,7 @@ public final class CanvasPresenter {
         return bytesInLastFrame
     }
 
-    private func send(_ bytes: [UInt8]) { Platform.write(bytes, to: output) }
+    private func send(_ bytes: [UInt8]) { Platform.writeAll(bytes, to: output) }
 
     /// Writes escape sequences that are not cells (kitty image transmissions) straight to
     /// the terminal, between two frames (ncurses' buffer is empty then); counted in

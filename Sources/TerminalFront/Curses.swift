@@ -116,6 +116,16 @@ enum Curses {
         wsetscrreg(window, 0, Int32(screenRows - 1))
     }
 
+    /// A concealed (invisible) character: stands for a cell whose pixels are drawn apart,
+    /// and differs from every ordinary cell, so ncurses writes over it when text comes back.
+    static func putConcealed(_ character: UInt32, x: Int, y: Int) {
+        withUnsafeTemporaryAllocation(of: wchar_t.self, capacity: 2) { text in
+            text[0] = wchar_t(bitPattern: character)
+            text[1] = 0
+            _ = cnc_put_cell(cnc_stdscr(), Int32(y), Int32(x), text.baseAddress, cnc_a_invis(), 0)
+        }
+    }
+
     /// One cell through ncurses, its scalars in a stack buffer (no allocation per cell).
     static func put(_ cell: Cell, x: Int, y: Int, pair: Int32) {
         let attributes = attributes(cell.style)

@@ -44,6 +44,34 @@ enum Platform {
         }
     }
 
+    /// Writes all of `bytes`, in as many `write(2)` calls as it takes (a large image may be
+    /// taken in parts; a signal may interrupt); false on an error.
+    @discardableResult
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                #if canImport(Glibc)
+                let count = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                #else
+                let count = Darwin.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                #endif
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return false }
+                offset += count
+            }
+            return true
+        }
+    }
+
+    /// The terminal's text area in pixels as the kernel knows it (`TIOCGWINSZ`; xterm and
+    /// most emulators fill it in), or nil when it says 0.
+    static func windowPixels(of descriptor: Int32) -> (width: Int, height: Int)? {
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_xpixel > 0, size.ws_ypixel > 0 else { return nil }
+        return (Int(size.ws_xpixel), Int(size.ws_ypixel))
+    }
+
     /// Up to `capacity` bytes from the start of a file (`pread` at offset 0).
     static func readFromStart(_ descriptor: Int32, capacity: Int) -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: capacity)

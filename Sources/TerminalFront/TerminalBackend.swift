@@ -31,6 +31,14 @@ public protocol TerminalBackend: AnyObject {
     /// Writes escape sequences that are not cells (image transmissions and deletions),
     /// before the next frame's cells; counted in ``bytesWritten``.
     func sendGraphics(_ bytes: [UInt8])
+    /// Draws ``PixelCell`` cells as pixels from now on (sixel).
+    func enablePixelImages()
+    /// The images pixel cells may name from now on, and ids none will name again.
+    func updatePixelImages(defined: [PixelImage], forgotten: [UInt32])
+    /// Pixel bytes a frame may send; image rows past it show symbols until a later frame.
+    var pixelBytesPerFrame: Int { get set }
+    /// The last frame left image rows as symbols for want of budget (another frame is due).
+    var hasDeferredPixels: Bool { get }
     /// Forgets what is on screen: the next frame writes every cell.
     func invalidate()
     /// Bytes the last frame sent, and all frames so far.
@@ -86,6 +94,16 @@ public final class NcursesBackend: TerminalBackend {
     public func present(_ canvas: Canvas, scrolled: (rows: Range<Int>, by: Int)?) { presenter.present(canvas, scrolled: scrolled) }
     public func invalidate() { presenter.invalidate() }
     public func sendGraphics(_ bytes: [UInt8]) { presenter.sendGraphics(bytes) }
+    public func enablePixelImages() { presenter.enablePixelImages() }
+    public func updatePixelImages(defined: [PixelImage], forgotten: [UInt32]) { presenter.updatePixelImages(defined: defined, forgotten: forgotten) }
+    public var pixelBytesPerFrame: Int {
+        get { presenter.pixelBytesPerFrame }
+        set { presenter.pixelBytesPerFrame = newValue }
+    }
+    public var hasDeferredPixels: Bool { presenter.hasDeferredPixels }
+    /// Images kept for pixel cells, and the image rows the last frame drew.
+    public var pixelImageCount: Int { presenter.pixelImageCount }
+    public var pixelStripsInLastFrame: Int { presenter.pixelStripsInLastFrame }
     public var bytesInLastFrame: Int { presenter.bytesInLastFrame }
     public var bytesWritten: Int { presenter.bytesWritten }
     public func measureFullPaint(_ canvas: Canvas) -> Int { presenter.measureFullPaint(canvas) }

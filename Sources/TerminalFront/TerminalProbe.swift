@@ -9,7 +9,11 @@
 ///   supported; 0 (unknown) or 4 (permanently reset), or no reply, means not.
 /// - `APC G i=31,s=1,v=1,a=q,t=d,f=24 ; AAAA ST` (kitty's graphics query: a 1×1 image that
 ///   is checked, not stored): `APC G i=31 ; OK ST` means kitty graphics.
-/// - `CSI 14 t` (XTWINOPS): `CSI 4 ; height ; width t`, the text area in pixels.
+/// - `CSI ? 1 ; 1 ; 0 S` (XTSMGRAPHICS, read colour registers): `CSI ? 1 ; 0 ; n S`, the
+///   colours a sixel image may use.
+/// - `CSI 14 t` (XTWINOPS): `CSI 4 ; height ; width t`, the text area in pixels (xterm
+///   answers only with window operations allowed; the kernel's `TIOCGWINSZ` is asked
+///   too, see ``TerminalSession``).
 /// - `CSI c` (DA1): `CSI ? 62 ; 4 ; … c`, attribute 4 meaning sixel graphics.
 public enum TerminalProbe {
     /// What the terminal answered.
@@ -17,6 +21,8 @@ public enum TerminalProbe {
         public var synchronizedOutput = false
         public var kittyGraphics = false
         public var sixel = false
+        /// Colour registers a sixel image may use, when the terminal said.
+        public var sixelColorRegisters: Int?
         /// The text area's size in pixels, when the terminal said.
         public var textAreaPixels: (width: Int, height: Int)?
 
@@ -24,6 +30,7 @@ public enum TerminalProbe {
 
         public static func == (a: Answers, b: Answers) -> Bool {
             a.synchronizedOutput == b.synchronizedOutput && a.kittyGraphics == b.kittyGraphics && a.sixel == b.sixel
+                && a.sixelColorRegisters == b.sixelColorRegisters
                 && a.textAreaPixels?.width == b.textAreaPixels?.width && a.textAreaPixels?.height == b.textAreaPixels?.height
         }
     }
@@ -31,7 +38,7 @@ public enum TerminalProbe {
     /// The queries, in the order they are sent. The Linux console implements no APC and
     /// would print the kitty query as text, so `graphics` is false there.
     public static func queries(graphics: Bool) -> [UInt8] {
-        Array("\u{1B}[?2026$p\(graphics ? "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[14t" : "")\u{1B}[c".utf8)
+        Array("\u{1B}[?2026$p\(graphics ? "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[?1;1;0S\u{1B}[14t" : "")\u{1B}[c".utf8)
     }
 
     /// Whether a terminal of this TERM can be asked about graphics without harm.
@@ -59,6 +66,7 @@ public enum TerminalProbe {
         answers.synchronizedOutput = supportsMode2026(reply: reply)
         answers.kittyGraphics = hasKittyGraphics(reply: reply)
         answers.sixel = hasSixel(reply: reply)
+        answers.sixelColorRegisters = sixelColorRegisters(reply: reply)
         answers.textAreaPixels = textAreaPixels(reply: reply)
         return answers
     }
@@ -81,6 +89,15 @@ public enum TerminalProbe {
         privateBodies(of: reply).contains { body in
             body.last == UInt8(ascii: "c") && body.dropLast().split(separator: UInt8(ascii: ";")).contains { $0.elementsEqual(Array("4".utf8)) }
         }
+    }
+
+    /// `CSI ? 1 ; 0 ; n S`: the query for colour registers succeeded with `n`.
+    static func sixelColorRegisters(reply: [UInt8]) -> Int? {
+        for body in privateBodies(of: reply) where body.last == UInt8(ascii: "S") {
+            let fields = body.dropLast().split(separator: UInt8(ascii: ";")).map { Int(String(decoding: $0, as: UTF8.self)) }
+            if fields.count == 3, fields[0] == 1, fields[1] == 0, let count = fields[2], count > 0 { return count }
+        }
+        return nil
     }
 
     /// The kitty graphics query was answered OK.

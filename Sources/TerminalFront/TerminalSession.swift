@@ -49,6 +49,7 @@ public final class TerminalSession {
         Platform.useUTF8Locale()
         Platform.unblockTerminalSignals()
         probed = TerminalProbe.query(term: Self.termName ?? "")
+        if probed.textAreaPixels == nil { probed.textAreaPixels = Platform.windowPixels(of: Platform.standardOutput) }
         supportsSynchronizedOutput = Platform.environment("DESTINATIONS_SYNC_OUTPUT").map { $0 == "1" } ?? probed.synchronizedOutput
         terminal_restore_save(Platform.standardOutput)
         guard let term = Self.termName, !term.isEmpty else { throw .cannotInitialise(term: "unset") }

@@ -64,6 +64,17 @@ public final class TestBackend: TerminalBackend {
         bytesWritten += bytes.count
     }
 
+    /// Pixel images kept for pixel cells, by id (what the real presenter would draw).
+    public private(set) var pixelImages: [UInt32: PixelImage] = [:]
+    public private(set) var pixelImagesEnabled = false
+    public var pixelBytesPerFrame = Int.max
+    public var hasDeferredPixels: Bool { false }
+    public func enablePixelImages() { pixelImagesEnabled = true }
+    public func updatePixelImages(defined: [PixelImage], forgotten: [UInt32]) {
+        for image in defined { pixelImages[image.id] = image }
+        for id in forgotten { pixelImages[id] = nil }
+    }
+
     /// Never sleeps (time is the caller's clock): true when keys are queued.
     public func waitForInput(wake: WakeSignal?, timeout: Duration?) -> Bool { !keys.isEmpty }
 

@@ -4,10 +4,14 @@ import TerminalFront
 
 /// `--graphics`: how thumbnails reach the screen.
 enum GraphicsRequest: String, ExpressibleByArgument, CaseIterable, Sendable {
-    /// Ask the terminal (kitty graphics when it answers the query; symbols otherwise).
+    /// Ask the terminal: kitty graphics when it answers kitty's query, else sixel when its
+    /// device attributes list sixel (and it says its cell size), else symbols.
     case auto
     /// kitty's graphics protocol with Unicode placeholders (kitty, Ghostty, WezTerm …).
     case kitty
+    /// DEC sixel, one strip per row of cells (xterm -ti vt340, foot, WezTerm, mlterm,
+    /// Windows Terminal, konsole …).
+    case sixel
     /// A mosaic of symbol cells (chafa): any terminal.
     case symbols
 }
@@ -15,7 +19,7 @@ enum GraphicsRequest: String, ExpressibleByArgument, CaseIterable, Sendable {
 /// The graphics a run uses, and why: from the flag (or `DESTINATIONS_GRAPHICS`), what the
 /// terminal answered at start, its colours and whether tmux is in between.
 struct GraphicsChoice {
-    enum Mode: String { case kitty, symbols }
+    enum Mode: String { case kitty, sixel, symbols }
 
     let mode: Mode
     /// Said in the header after the mode when the choice is not the obvious one.
@@ -23,6 +27,8 @@ struct GraphicsChoice {
     /// Terminal pixels per cell (kitty images are made at exactly the cells' size).
     let cellPixels: (width: Int, height: Int)
     let throughTmux: Bool
+    /// Colours a sixel image may use (the terminal's registers, at most 128).
+    var sixelColors = 256
 
     /// A cell's size in pixels when the terminal does not say (a common 10×20 font).
     static let usualCellPixels = (width: 10, height: 20)
@@ -33,13 +39,25 @@ struct GraphicsChoice {
     static func resolve(_ request: GraphicsRequest, probed: TerminalProbe.Answers, capability: ColorCapability,
                         size: (rows: Int, columns: Int), insideTmux: Bool, headless: Bool) -> GraphicsChoice {
         var cell = usualCellPixels
+        var measured = false
         if let pixels = probed.textAreaPixels, size.columns > 0, size.rows > 0, pixels.width >= size.columns, pixels.height >= size.rows {
             cell = (pixels.width / size.columns, pixels.height / size.rows)
+            measured = true
         }
         func symbols(_ note: String?) -> GraphicsChoice { GraphicsChoice(mode: .symbols, note: note, cellPixels: cell, throughTmux: false) }
+        func sixel(_ note: String?) -> GraphicsChoice {
+            var choice = GraphicsChoice(mode: .sixel, note: note, cellPixels: cell, throughTmux: false)
+            // 128 at most: 256 colours cost about 40 % more bytes for little to see in a thumbnail.
+            choice.sixelColors = max(2, min(probed.sixelColorRegisters ?? 256, 128))
+            return choice
+        }
         switch request {
         case .symbols:
             return symbols(nil)
+        case .sixel:
+            // Strips are cut at the cell's height: a guessed height shows seams or overlaps.
+            if measured || headless { return sixel(insideTmux ? "through tmux" : nil) }
+            return sixel("cell size unknown: guessed \(cell.width)×\(cell.height) pixels")
         case .kitty:
             // The image id is the placeholder's 24-bit foreground colour.
             guard capability == .direct else { return symbols("kitty needs 24-bit colour: COLORTERM=truecolor") }
@@ -49,15 +67,21 @@ struct GraphicsChoice {
             // tmux answers the query itself (it does not pass it on), and passes images on
             // only with `allow-passthrough on`: asked for by --graphics kitty, not guessed.
             if insideTmux { return symbols(nil) }
-            guard probed.kittyGraphics else { return symbols(nil) }
-            guard capability == .direct else { return symbols("kitty terminal without 24-bit colour") }
-            return GraphicsChoice(mode: .kitty, note: nil, cellPixels: cell, throughTmux: false)
+            if probed.kittyGraphics && capability == .direct { return GraphicsChoice(mode: .kitty, note: nil, cellPixels: cell, throughTmux: false) }
+            if probed.sixel && measured { return sixel(nil) }
+            if probed.sixel { return symbols("sixel terminal that does not say its cell size") }
+            if probed.kittyGraphics { return symbols("kitty terminal without 24-bit colour") }
+            return symbols(nil)
         }
     }
 
     /// What the image preparers make.
     var output: ImageOutput {
-        mode == .kitty ? .kitty(cellPixels: cellPixels, throughTmux: throughTmux) : .symbols
+        switch mode {
+        case .kitty: .kitty(cellPixels: cellPixels, throughTmux: throughTmux)
+        case .sixel: .sixel(cellPixels: cellPixels, colors: sixelColors)
+        case .symbols: .symbols
+        }
     }
 
     /// The header's words for it.

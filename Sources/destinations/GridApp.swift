@@ -38,6 +38,10 @@ final class GridApp: FrameDelegate {
     private(set) var fullPaintBytesPerRow = 0.0
 
     static let headerRows = 1, footerRows = 1, hudRows = 4
+    /// Sixel bytes a second the grid sends at most (a frame's share each frame): about what
+    /// xterm parses and draws in a second here; past it a fast scroll shows symbols, and
+    /// the pixels follow as the motion settles.
+    static let pixelBytesPerSecond = 6 << 20
 
     /// How thumbnails are prepared.
     enum ImageLoading {
@@ -63,6 +67,7 @@ final class GridApp: FrameDelegate {
         graphics = GraphicsChoice.resolve(options.graphics ?? GridLaunch.graphicsFromEnvironment ?? .auto, probed: terminal.probed,
                                           capability: terminal.capability, size: terminal.size,
                                           insideTmux: Platform.environment("TMUX") != nil, headless: terminal.isHeadless)
+        if graphics.mode == .sixel { terminal.enablePixelImages() }
         let store = GridLaunch.assetStore(options: options, images: images, clock: clock, wake: wake,
                                           colorMode: GridLaunch.colorMode(for: terminal.capability), output: graphics.output)
         let state = GridState(showsHUD: showsHUD, imageMode: options.images)
@@ -174,8 +179,14 @@ final class GridApp: FrameDelegate {
         view.commit(at: frame.presentationTime, into: &canvas)
         drawChrome(into: &canvas, frame: frame)
         // Images the cells about to be shown name are in the terminal before the cells are.
-        terminal.sendGraphics(screen.store.takeTerminalOutput(keeping: screen.store.output.isKitty ? screen.shownGraphicIDs : []))
+        let shown = screen.store.output.keepsImagesByID ? screen.shownGraphicIDs : []
+        terminal.sendGraphics(screen.store.takeTerminalOutput(keeping: shown))
+        if case .sixel = screen.store.output {
+            let (defined, forgotten) = screen.store.takePixelImageChanges(keeping: shown)
+            if !defined.isEmpty || !forgotten.isEmpty { terminal.updatePixelImages(defined: defined, forgotten: forgotten) }
+        }
         let moved = Int(view.physics.offset) - topBefore
+        terminal.pixelBytesPerFrame = Int(Double(GridApp.pixelBytesPerSecond) / frame.refreshRate.hertz)
         terminal.present(canvas, scrolled: moved == 0 ? nil : (view.viewport.y..<view.viewport.maxY, moved))
         stats.note(sample(scrolledRows: abs(moved)))
         if stats.frames == 2, let signal = TerminalSession.requestedCrash { TerminalSession.crash(with: signal) }

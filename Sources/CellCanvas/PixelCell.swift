@@ -1,0 +1,65 @@
+/// A cell that stands for part of a bitmap the terminal draws itself (sixel): which image,
+/// and which row and column of it in cells.
+///
+/// Stored as an ordinary ``Cell`` (a private-use scalar of plane 15 holding the row and
+/// column, the image's id as its 24-bit foreground), so images move through the canvas —
+/// blits, clips, scrolls, the diff against the last frame — exactly like text, and only
+/// the presenter tells them apart: it sends such cells as pixels, never as characters.
+public enum PixelCell {
+    /// First scalar of the range (U+F0000, Supplementary Private Use Area-A).
+    public static let base: UInt32 = 0xF_0000
+    /// Rows and columns an image may have in cells.
+    public static let maximumSide = 255
+    /// Largest image id (24 bits: the foreground colour holds it).
+    public static let maximumID: UInt32 = 0xFF_FFFF
+
+    /// The cell showing row `row`, column `column` of image `id`.
+    public static func cell(image id: UInt32, row: Int, column: Int) -> Cell {
+        precondition(id > 0 && id <= maximumID && (0..<maximumSide).contains(row) && (0..<maximumSide).contains(column),
+                     "PixelCell: image \(id) row \(row) column \(column)")
+        return Cell(scalar: base + UInt32(row) << 8 + UInt32(column), style: CellStyle(foreground: .rgb(id)))
+    }
+
+    /// The cells of a whole image, row by row.
+    public static func cells(image id: UInt32, columns: Int, rows: Int) -> [Cell] {
+        var cells: [Cell] = []
+        cells.reserveCapacity(columns * rows)
+        for row in 0..<rows {
+            for column in 0..<columns { cells.append(cell(image: id, row: row, column: column)) }
+        }
+        return cells
+    }
+
+    /// What `cell` stands for, or nil for an ordinary cell.
+    @inlinable
+    public static func decode(_ cell: Cell) -> (image: UInt32, row: Int, column: Int)? {
+        let offset = cell.code &- base
+        guard offset < UInt32(maximumSide) << 8, case .rgb(let id) = cell.style.foreground else { return nil }
+        return (id, Int(offset >> 8), Int(offset & 0xFF))
+    }
+}
+
+/// A bitmap the presenter draws for ``PixelCell`` cells: one complete terminal image per
+/// row of cells (sixel strips), so any row can be sent on its own.
+public struct PixelImage: Sendable, Hashable {
+    public let id: UInt32
+    public let columns: Int
+    public let rows: Int
+    /// For each row of cells, the bytes that draw it with the cursor at its left cell.
+    public let strips: [[UInt8]]
+    /// The same picture as ordinary cells (a symbol mosaic), row by row: shown where a
+    /// strip cannot be drawn, or not yet (while the frame's budget for pixels is spent).
+    public let fallback: [Cell]
+
+    public init(id: UInt32, columns: Int, strips: [[UInt8]], fallback: [Cell]) {
+        precondition(fallback.count == columns * strips.count, "PixelImage: \(fallback.count) fallback cells for \(columns)×\(strips.count)")
+        self.id = id
+        self.columns = columns
+        rows = strips.count
+        self.strips = strips
+        self.fallback = fallback
+    }
+
+    /// Bytes held.
+    public var byteCount: Int { strips.reduce(0) { $0 + $1.count } + fallback.count * MemoryLayout<Cell>.stride }
+}

@@ -1,0 +1,235 @@
+/// Pixels to sixel (DEC's bitmap graphics: xterm `-ti vt340`, foot, WezTerm, mlterm,
+/// Windows Terminal …), one strip per row of cells.
+///
+/// A sixel image is drawn at the cursor and then belongs to the text cells it covers: the
+/// terminal scrolls it with them and text written over a cell replaces its pixels. So a
+/// thumbnail is made of strips one cell tall, each a complete sixel image: a frame that
+/// exposes some rows of a thumbnail sends those rows' strips and nothing else (the
+/// presenter's job), and a thumbnail cut by the viewport's edge shows its visible rows.
+///
+/// Colours: one palette per thumbnail (at most `colors` entries, the popular cells of a
+/// 5-5-5 histogram, each the mean of its pixels), mapped by nearest entry; every strip
+/// defines only the registers it uses. Pixels below a strip's last full band are left
+/// unset and the image is sent with transparent background (P2 = 1), so a strip whose
+/// height is not a multiple of 6 paints nothing on the row below. Runs off the main thread.
+public enum SixelEncoder {
+    /// The strips of `pixels` cut every `cellHeight` rows (the last may be shorter).
+    /// - Complexity: O(pixels × colours used per 6-pixel band) to encode, plus
+    ///   O(histogram cells used × colors) to build the palette.
+    public static func strips(of pixels: PixelBuffer, cellHeight: Int, colors: Int = 256) -> [[UInt8]] {
+        precondition(cellHeight > 0 && colors >= 2, "SixelEncoder: cell height \(cellHeight), \(colors) colours")
+        let (palette, indices) = quantize(pixels, colors: min(colors, 256))
+        var result: [[UInt8]] = []
+        var top = 0
+        while top < pixels.height {
+            let height = min(cellHeight, pixels.height - top)
+            result.append(strip(indices: indices, width: pixels.width, rows: top..<(top + height), palette: palette))
+            top += height
+        }
+        return result
+    }
+
+    /// One complete sixel image of `rows` of the indexed pixels.
+    static func strip(indices: [UInt8], width: Int, rows: Range<Int>, palette: [(r: UInt8, g: UInt8, b: UInt8)]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(width * rows.count)
+        // DCS P1=0 (aspect from the raster attributes) P2=1 (unset pixels stay) q,
+        // then raster attributes: 1:1 pixels, width × height.
+        out += Array("\u{1B}P0;1;0q\"1;1;\(width);\(rows.count)".utf8)
+        var used = [Bool](repeating: false, count: palette.count)
+        for y in rows { for x in 0..<width { used[Int(indices[y * width + x])] = true } }
+        for (register, isUsed) in used.enumerated() where isUsed {
+            let colour = palette[register]
+            // Register colours are percentages in the RGB space (type 2).
+            func percent(_ value: UInt8) -> Int { (Int(value) * 100 + 127) / 255 }
+            out += Array("#\(register);2;\(percent(colour.r));\(percent(colour.g));\(percent(colour.b))".utf8)
+        }
+        // Per band: one pass over its pixels sets each colour's sixel bits column by
+        // column (`bits`, a row of `width` per colour met, in the order met), then each
+        // colour's row is written with run-length coding between its first and last column.
+        var slotOfColour = [Int](repeating: -1, count: palette.count)
+        var colours: [Int] = []
+        var bits: [UInt8] = []
+        var first: [Int] = [], last: [Int] = []
+        var bandTop = rows.lowerBound
+        while bandTop < rows.upperBound {
+            let bandRows = min(6, rows.upperBound - bandTop)
+            for colour in colours { slotOfColour[colour] = -1 }
+            colours.removeAll(keepingCapacity: true)
+            first.removeAll(keepingCapacity: true)
+            last.removeAll(keepingCapacity: true)
+            for dy in 0..<bandRows {
+                let row = (bandTop + dy) * width
+                for x in 0..<width {
+                    let colour = Int(indices[row + x])
+                    var slot = slotOfColour[colour]
+                    if slot < 0 {
+                        slot = colours.count
+                        slotOfColour[colour] = slot
+                        colours.append(colour)
+                        first.append(x)
+                        last.append(x)
+                        if bits.count < colours.count * width { bits += [UInt8](repeating: 0, count: width) }
+                        for k in (slot * width)..<((slot + 1) * width) { bits[k] = 0 }
+                    }
+                    bits[slot * width + x] |= 1 << dy
+                    if x < first[slot] { first[slot] = x }
+                    if x > last[slot] { last[slot] = x }
+                }
+            }
+            for (slot, colour) in colours.enumerated() {
+                if slot > 0 { out.append(UInt8(ascii: "$")) }  // back to the band's left edge
+                out += Array("#\(colour)".utf8)
+                appendRun(byte: 63, count: first[slot], to: &out)
+                var run = 0
+                var runByte: UInt8 = 0
+                for x in first[slot]...last[slot] {
+                    let byte = 63 + bits[slot * width + x]
+                    if byte == runByte && run > 0 {
+                        run += 1
+                    } else {
+                        appendRun(byte: runByte, count: run, to: &out)
+                        runByte = byte
+                        run = 1
+                    }
+                }
+                appendRun(byte: runByte, count: run, to: &out)
+            }
+            bandTop += bandRows
+            if bandTop < rows.upperBound { out.append(UInt8(ascii: "-")) }  // next band
+        }
+        out += [0x1B, UInt8(ascii: "\\")]
+        return out
+    }
+
+    private static func appendRun(byte: UInt8, count: Int, to out: inout [UInt8]) {
+        guard count > 0 else { return }
+        if count > 3 {
+            out += Array("!\(count)".utf8)
+            out.append(byte)
+        } else {
+            for _ in 0..<count { out.append(byte) }
+        }
+    }
+
+    /// A palette of at most `colors` entries and each pixel's index in it (alpha ignored:
+    /// decoded photos are opaque).
+    static func quantize(_ pixels: PixelBuffer, colors: Int) -> (palette: [(r: UInt8, g: UInt8, b: UInt8)], indices: [UInt8]) {
+        let count = pixels.width * pixels.height
+        var population = [Int32](repeating: 0, count: 1 << 15)
+        var sums = [Int32](repeating: 0, count: 3 << 15)
+        var bins = [UInt16](repeating: 0, count: count)
+        pixels.bytes.withUnsafeBufferPointer { rgba in
+            for i in 0..<count {
+                let r = Int(rgba[i * 4]), g = Int(rgba[i * 4 + 1]), b = Int(rgba[i * 4 + 2])
+                let bin = (r >> 3) << 10 | (g >> 3) << 5 | b >> 3
+                bins[i] = UInt16(bin)
+                population[bin] += 1
+                sums[bin * 3] += Int32(r)
+                sums[bin * 3 + 1] += Int32(g)
+                sums[bin * 3 + 2] += Int32(b)
+            }
+        }
+        let occupied = population.indices.filter { population[$0] > 0 }
+        let chosen = occupied.sorted { population[$0] > population[$1] || (population[$0] == population[$1] && $0 < $1) }.prefix(colors)
+        let palette = chosen.map { bin in
+            let n = population[bin]
+            return (r: UInt8((sums[bin * 3] + n / 2) / n), g: UInt8((sums[bin * 3 + 1] + n / 2) / n), b: UInt8((sums[bin * 3 + 2] + n / 2) / n))
+        }
+        var entryOfBin = [UInt8](repeating: 0, count: 1 << 15)
+        for bin in occupied {
+            let n = population[bin]
+            let r = Int((sums[bin * 3] + n / 2) / n), g = Int((sums[bin * 3 + 1] + n / 2) / n), b = Int((sums[bin * 3 + 2] + n / 2) / n)
+            var best = 0, bestDistance = Int.max
+            for (k, entry) in palette.enumerated() {
+                let dr = r - Int(entry.r), dg = g - Int(entry.g), db = b - Int(entry.b)
+                let distance = 3 * dr * dr + 4 * dg * dg + 2 * db * db
+                if distance < bestDistance {
+                    bestDistance = distance
+                    best = k
+                    if distance == 0 { break }
+                }
+            }
+            entryOfBin[bin] = UInt8(best)
+        }
+        return (palette, bins.map { entryOfBin[Int($0)] })
+    }
+}
+
+/// Reads sixel images back into pixels: what a terminal does with ``SixelEncoder``'s
+/// strips (for tests, the fuzzer and the screenshot checks; not on any frame's path).
+public enum SixelDecoder {
+    /// The pixels of one sixel image (DCS … q … ST): width and height from its raster
+    /// attributes; pixels never set are (0, 0, 0, 0). Nil when `image` is not sixel.
+    public static func decode(_ image: [UInt8]) -> PixelBuffer? {
+        guard let q = image.firstIndex(of: UInt8(ascii: "q")), image.starts(with: [0x1B, UInt8(ascii: "P")]) else { return nil }
+        var index = q + 1
+        func number() -> Int {
+            var value = 0
+            while index < image.count, (0x30...0x39).contains(image[index]) {
+                value = min(value * 10 + Int(image[index] - 0x30), 1 << 20)
+                index += 1
+            }
+            return value
+        }
+        func numbers() -> [Int] {
+            var values = [number()]
+            while index < image.count, image[index] == UInt8(ascii: ";") {
+                index += 1
+                values.append(number())
+            }
+            return values
+        }
+        guard index < image.count, image[index] == UInt8(ascii: "\"") else { return nil }
+        index += 1
+        let raster = numbers()
+        guard raster.count == 4, raster[2] > 0, raster[3] > 0, raster[2] * raster[3] <= 1 << 24 else { return nil }
+        let width = raster[2], height = raster[3]
+        var bytes = [UInt8](repeating: 0, count: width * height * 4)
+        var registers = [(UInt8, UInt8, UInt8)](repeating: (0, 0, 0), count: 1024)
+        var colour = 0, x = 0, bandTop = 0
+        func paint(_ sixel: UInt8, times: Int) {
+            let bits = sixel &- 63
+            for _ in 0..<times {
+                defer { x += 1 }
+                guard x < width else { continue }
+                for dy in 0..<6 where bits & (1 << dy) != 0 && bandTop + dy < height {
+                    let i = ((bandTop + dy) * width + x) * 4
+                    (bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]) = (registers[colour].0, registers[colour].1, registers[colour].2, 255)
+                }
+            }
+        }
+        while index < image.count {
+            let byte = image[index]
+            switch byte {
+            case 0x1B: return PixelBuffer(width: width, height: height, bytes: bytes)
+            case UInt8(ascii: "#"):
+                index += 1
+                let fields = numbers()
+                colour = min(fields[0], registers.count - 1)
+                if fields.count == 5, fields[1] == 2 {
+                    func level(_ percent: Int) -> UInt8 { UInt8(min(percent, 100) * 255 / 100) }
+                    registers[colour] = (level(fields[2]), level(fields[3]), level(fields[4]))
+                }
+            case UInt8(ascii: "!"):
+                index += 1
+                let times = number()
+                if index < image.count { paint(image[index], times: times) }
+                index += 1
+            case UInt8(ascii: "$"):
+                x = 0
+                index += 1
+            case UInt8(ascii: "-"):
+                x = 0
+                bandTop += 6
+                index += 1
+            case 63...126:
+                paint(byte, times: 1)
+                index += 1
+            default:
+                index += 1
+            }
+        }
+        return nil
+    }
+}

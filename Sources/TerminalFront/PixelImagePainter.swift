@@ -1,0 +1,111 @@
+import CellCanvas
+
+/// The part of ``CanvasPresenter`` that draws ``PixelCell`` cells as pixels (sixel).
+///
+/// Such cells reach ncurses as a concealed letter (so ncurses erases what was there, and
+/// writes over them when text comes back), then, after ncurses' update, the strip of every
+/// image row with a changed cell is drawn at its left cell. A frame draws strips up to a
+/// budget of bytes (the terminal must keep up: a fling exposes rows faster than a
+/// terminal parses sixel); rows past it show the image's fallback (its symbol mosaic) and
+/// get their strips in the next frames, so a fast scroll shows symbols and the pixels
+/// come once the motion settles. Rows that only moved are moved
+/// by the terminal's scrolling, pixels and all: ncurses scrolls them (`idlok`) as it does
+/// text. The letter is picked from the image, row and column (``marker(for:)``), so two
+/// lines ncurses sees as equal show the same pixels too, and its line-matching optimiser
+/// can never move a line onto one that only looks the same. An image row is drawn only
+/// when all its cells are on screen and none is covered, and never on the screen's last
+/// line (the strip's last band may reach below its row).
+struct PixelImagePainter {
+    /// The images the cells may name, by id (handed over by the image store, forgotten when
+    /// they left its cache and no cell shows them).
+    private(set) var images: [UInt32: PixelImage] = [:]
+    /// Pixel cells that differ from the screen this frame.
+    private var changed: [(x: Int, y: Int)] = []
+    /// Cells shown as their fallback this frame: the presenter records these, not the
+    /// pixel cells, as what the screen shows, so a later frame draws their strips.
+    private(set) var fallbackShown: [(x: Int, y: Int, cell: Cell)] = []
+    private var output: [UInt8] = []
+    /// Image rows drawn by the last frame.
+    private(set) var stripsInLastFrame = 0
+    /// The last frame left image rows as their fallback for want of budget (not because
+    /// they cannot be drawn): another frame is needed to draw them.
+    private(set) var deferredInLastFrame = false
+
+    mutating func define(_ image: PixelImage) { images[image.id] = image }
+    mutating func forget(_ id: UInt32) { images[id] = nil }
+
+    mutating func beginFrame() {
+        changed.removeAll(keepingCapacity: true)
+        fallbackShown.removeAll(keepingCapacity: true)
+        output.removeAll(keepingCapacity: true)
+        stripsInLastFrame = 0
+        deferredInLastFrame = false
+    }
+
+    mutating func noteChanged(x: Int, y: Int) { changed.append((x, y)) }
+
+    /// Decides, for every image row with a changed cell, whether its strip is drawn (all
+    /// its cells in place, not on the last line, and within `budget` bytes, the first row
+    /// always) or its cells show their fallback; puts into ncurses a concealed marker or
+    /// the fallback cell for each changed cell accordingly (`put`), and keeps the strips'
+    /// bytes for ``takeStrips()``.
+    mutating func plan(_ canvas: Canvas, budget: Int, put: (_ x: Int, _ y: Int, _ cell: Cell, _ concealed: Bool) -> Void) {
+        var last: (y: Int, left: Int, id: UInt32, row: Int, drawn: Bool)?
+        for (x, y) in changed {
+            guard let (id, row, column) = PixelCell.decode(canvas[x, y]) else { continue }
+            let left = x - column
+            if last == nil || last!.y != y || last!.left != left || last!.id != id || last!.row != row {
+                var drawn = false
+                if y + 1 < canvas.rows, let image = images[id], row < image.rows, left >= 0, left + image.columns <= canvas.columns,
+                   Self.rowIsWhole(image, row: row, left: left, y: y, in: canvas) {
+                    let strip = image.strips[row]
+                    if output.isEmpty || output.count + strip.count <= budget {
+                        if output.isEmpty { output += Self.saveCursor }
+                        output += Self.moveCursor(row: y, column: left)
+                        output += strip
+                        stripsInLastFrame += 1
+                        drawn = true
+                    } else {
+                        deferredInLastFrame = true
+                    }
+                }
+                last = (y, left, id, row, drawn)
+            }
+            if last!.drawn {
+                put(x, y, canvas[x, y], true)
+            } else if let image = images[id], row < image.rows, column < image.columns {
+                let cell = image.fallback[row * image.columns + column]
+                put(x, y, cell, false)
+                fallbackShown.append((x, y, cell))
+            } else {
+                put(x, y, canvas[x, y], true)  // an image not handed over: blank
+            }
+        }
+        if !output.isEmpty { output += Self.restoreCursor }
+    }
+
+    /// The bytes that draw the strips planned this frame (cursor and attributes saved and
+    /// restored around them: ncurses knows nothing of them); empty when there are none.
+    func takeStrips() -> [UInt8] { output }
+
+    /// Every cell of `image`'s row `row` is at its place on line `y` from column `left`.
+    private static func rowIsWhole(_ image: PixelImage, row: Int, left: Int, y: Int, in canvas: Canvas) -> Bool {
+        for column in 0..<image.columns {
+            guard let cell = PixelCell.decode(canvas[left + column, y]), cell.image == image.id, cell.row == row, cell.column == column else { return false }
+        }
+        return true
+    }
+
+    /// The concealed letter ncurses keeps for a pixel cell: one of 52, from its image, row
+    /// and column.
+    static func marker(for cell: Cell) -> UInt32 {
+        guard case .rgb(let id) = cell.style.foreground else { return 0x20 }
+        let mixed = (((cell.code &* 2_654_435_761) ^ (id &* 40_503)) >> 8) % 52
+        return mixed < 26 ? 0x41 + mixed : 0x61 + mixed - 26
+    }
+
+    static let saveCursor: [UInt8] = [0x1B, UInt8(ascii: "7")]
+    static let restoreCursor: [UInt8] = [0x1B, UInt8(ascii: "8")]
+
+    static func moveCursor(row: Int, column: Int) -> [UInt8] { Array("\u{1B}[\(row + 1);\(column + 1)H".utf8) }
+}

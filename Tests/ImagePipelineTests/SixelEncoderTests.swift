@@ -1,0 +1,59 @@
+import CellCanvas
+import ImagePipeline
+import Testing
+
+/// Sixel strips decoded back as a terminal reads them: each strip one row of cells, the
+/// photo's pixels within the palette's error, nothing painted below a strip's row.
+@Suite struct SixelEncoderTests {
+    @Test func aPreparedThumbnailIsOneStripPerRowOfCellsAndDecodesBackToItsPixels() throws {
+        let preparer = ImagePreparer(colorMode: .truecolor, output: .sixel(cellPixels: (width: 10, height: 20), colors: 256))
+        let image = try preparer.prepare(AssetID(path: fixture("quadrants.jpg")), columns: 8, rows: 2)  // 80×40 pixels
+        let id = try #require(image.graphicID)
+        let pixels = try #require(image.pixelImage)
+        #expect(pixels.id == id && pixels.columns == 8 && pixels.rows == 2 && pixels.strips.count == 2)
+        for row in 0..<2 {
+            for column in 0..<8 {
+                let cell = PixelCell.decode(image.cells[row * 8 + column])
+                #expect(cell?.image == id && cell?.row == row && cell?.column == column)
+            }
+        }
+        let top = try #require(SixelDecoder.decode(pixels.strips[0])), bottom = try #require(SixelDecoder.decode(pixels.strips[1]))
+        #expect(top.width == 80 && top.height == 20 && bottom.width == 80 && bottom.height == 20)
+        #expect(near(top.pixel(x: 10, y: 10), red) && near(top.pixel(x: 70, y: 10), green))
+        #expect(near(bottom.pixel(x: 10, y: 10), blue) && near(bottom.pixel(x: 70, y: 10), white))
+        #expect(image.sent.pixelImage == nil && image.sent.cells == image.cells)
+        #expect(image.sent.byteCost >= pixels.byteCount, "the cache counts the strips the presenter keeps")
+    }
+
+    @Test func aStripPaintsEveryPixelOfItsRowAndNothingBelow() throws {
+        // 13 rows: two full bands and one of a single row, as in a 6×13 font.
+        var bytes: [UInt8] = []
+        for y in 0..<26 {
+            for x in 0..<7 { bytes += [UInt8(x * 36), UInt8(y * 9), UInt8((x + y) % 2 * 200), 255] }
+        }
+        let strips = SixelEncoder.strips(of: PixelBuffer(width: 7, height: 26, bytes: bytes), cellHeight: 13, colors: 256)
+        #expect(strips.count == 2)
+        for (index, strip) in strips.enumerated() {
+            let text = String(decoding: strip, as: UTF8.self)
+            #expect(text.hasPrefix("\u{1B}P0;1;0q\"1;1;7;13"), "transparent background, 1:1, 7×13: \(text.prefix(20))")
+            #expect(text.hasSuffix("\u{1B}\\"))
+            let decoded = try #require(SixelDecoder.decode(strip))
+            for y in 0..<13 {
+                for x in 0..<7 {
+                    let expected = (x * 36, (y + index * 13) * 9, (x + y + index * 13) % 2 * 200)
+                    #expect(near(decoded.pixel(x: x, y: y), expected, tolerance: 8), "strip \(index) pixel \(x),\(y)")
+                }
+            }
+            #expect(!text.contains("-") || text.split(separator: "-").count == 3, "three bands: 6 + 6 + 1 rows")
+        }
+    }
+
+    @Test func fewerRegistersMeanAtMostThatManyColours() throws {
+        var bytes: [UInt8] = []
+        for i in 0..<(64 * 12) { bytes += [UInt8(i % 256), UInt8(i / 3 % 256), UInt8(i * 7 % 256), 255] }
+        let strips = SixelEncoder.strips(of: PixelBuffer(width: 64, height: 12, bytes: bytes), cellHeight: 12, colors: 16)
+        let text = String(decoding: strips[0], as: UTF8.self)
+        let registers = Set(text.split(separator: "#").dropFirst().compactMap { $0.split(separator: ";").first.flatMap { Int($0) } })
+        #expect(registers.count <= 16 && registers.allSatisfy { $0 < 16 }, "\(registers.sorted())")
+    }
+}

@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""The grid in a real sixel terminal, headless: xterm -ti vt340 under Xvfb, screenshots read back.
+
+    scripts/sixel_e2e.py .build/debug/destinations [--keep DIR]
+
+Starts Xvfb and an xterm emulating a VT340 (sixel graphics) running the app with its default
+`--graphics auto`, so the app has to find sixel by asking the terminal. Then, from screenshots
+(`xwd -root | xwdtopnm`):
+  1. the first screen holds photo pixels: hundreds of 6x13-pixel cells with 8 or more distinct
+     colours (a symbol mosaic has at most 2 per cell; the same app with --graphics symbols is
+     run first to show the measure tells them apart);
+  2. after `j j j` moves the selection past the screen's edge and the grid scrolls, a band of a
+     thumbnail from the first screenshot appears again, pixel for pixel, a whole number of
+     text rows higher (moved by the terminal's scrolling or drawn again at its new place);
+  3. `q` quits with status 0.
+Needs xterm, xvfb, x11-apps (xwd), netpbm (xwdtopnm), xfonts-base and xdotool; exits 2 naming
+what is missing. Times nothing: it polls the screen until it settles (or 30 s pass).
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+CELL_W, CELL_H = 6, 13          # xterm's default "fixed" font
+BORDER = 2                      # xterm's internal border
+COLUMNS, ROWS = 160, 48
+TOOLS = ["Xvfb", "xterm", "xwd", "xwdtopnm", "xdotool"]
+
+
+def fail(message):
+    print(f"sixel_e2e: FAIL: {message}")
+    sys.exit(1)
+
+
+def screenshot(env):
+    xwd = subprocess.run(["xwd", "-root", "-silent"], env=env, capture_output=True, check=True).stdout
+    ppm = subprocess.run(["xwdtopnm"], input=xwd, capture_output=True, check=True).stdout
+    # P6 <w> <h> <max>\n<rgb bytes>
+    fields, index = [], 0
+    while len(fields) < 4:
+        while ppm[index:index + 1].isspace():
+            index += 1
+        start = index
+        while not ppm[index:index + 1].isspace():
+            index += 1
+        fields.append(ppm[start:index])
+    width, height = int(fields[1]), int(fields[2])
+    return width, height, ppm[index + 1:]
+
+
+class Shot:
+    def __init__(self, shot):
+        self.width, self.height, self.rgb = shot
+
+    def pixel(self, x, y):
+        i = (y * self.width + x) * 3
+        return self.rgb[i:i + 3]
+
+    def cell_colours(self, column, row):
+        x0, y0 = BORDER + column * CELL_W, BORDER + row * CELL_H
+        return len({self.pixel(x, y) for y in range(y0, y0 + CELL_H) for x in range(x0, x0 + CELL_W)})
+
+    def photo_cells(self):
+        """Cells with 8 or more distinct colours, by (column, row)."""
+        return {(c, r) for r in range(ROWS) for c in range(COLUMNS) if self.cell_colours(c, r) >= 8}
+
+    def band(self, row, x0, x1):
+        y0 = BORDER + row * CELL_H
+        return b"".join(self.rgb[((y0 + dy) * self.width + x0) * 3:((y0 + dy) * self.width + x1) * 3] for dy in range(CELL_H))
+
+
+def settle(env, want_photo_cells, deadline):
+    """Screenshots until two in a row are equal and the screen has enough photo cells."""
+    last = None
+    while time.monotonic() < deadline:
+        shot = Shot(screenshot(env))
+        if last is not None and shot.rgb == last.rgb and len(shot.photo_cells()) >= want_photo_cells:
+            return shot
+        last = shot
+        time.sleep(0.5)
+    return last
+
+
+def start_app(env, binary, args, home):
+    command = ["xterm", "-ti", "vt340", "-geometry", f"{COLUMNS}x{ROWS}+0+0", "-e", binary] + args
+    child_env = dict(env, HOME=home, XDG_CACHE_HOME=os.path.join(home, "cache"))
+    child_env.pop("COLORTERM", None)
+    return subprocess.Popen(command, env=child_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def keys(env, *names):
+    subprocess.run(["xdotool", "mousemove", "400", "300"], env=env, check=True)
+    subprocess.run(["xdotool", "key", "--delay", "120", *names], env=env, check=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("binary")
+    parser.add_argument("--keep", help="save the screenshots' pixels here")
+    options = parser.parse_args()
+    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
+    if missing:
+        print(f"sixel_e2e: missing {', '.join(missing)} (Debian: xterm xvfb x11-apps netpbm xfonts-base xdotool)")
+        sys.exit(2)
+    binary = os.path.abspath(options.binary)
+    display = next(f":{n}" for n in range(93, 200) if not os.path.exists(f"/tmp/.X11-unix/X{n}"))
+    server = subprocess.Popen(["Xvfb", display, "-screen", "0", "1280x720x24", "-nolisten", "tcp"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = dict(os.environ, DISPLAY=display)
+    home = tempfile.mkdtemp(prefix="sixel-e2e-")
+    try:
+        for _ in range(50):
+            if subprocess.run(["xdotool", "getmouselocation"], env=env, capture_output=True).returncode == 0:
+                break
+            time.sleep(0.1)
+        else:
+            fail("Xvfb did not start")
+
+        # The measure first: symbols show (almost) no cell of 8 colours.
+        app = start_app(env, binary, ["--graphics", "symbols", "--hud", "off"], home)
+        symbols = settle(env, 0, time.monotonic() + 30)
+        keys(env, "q")
+        app.wait(timeout=10)
+        symbol_cells = len(symbols.photo_cells())
+
+        app = start_app(env, binary, ["--hud", "off"], home)
+        first = settle(env, 300, time.monotonic() + 30)
+        photo = first.photo_cells()
+        if len(photo) < 300:
+            fail(f"first screen: {len(photo)} photo cells (symbols: {symbol_cells}); sixel not detected or not drawn")
+        if symbol_cells * 10 > len(photo):
+            fail(f"the measure does not tell them apart: symbols {symbol_cells} photo cells, sixel {len(photo)}")
+        keys(env, "j", "j", "j")
+        second = settle(env, 300, time.monotonic() + 30)
+        # A band one text row tall across the photo cells of some row of the first screen,
+        # looked for a whole number of rows higher in the second.
+        rows = sorted({r for (_, r) in photo})
+        found = None
+        for row in rows:
+            columns = sorted(c for (c, r) in photo if r == row)
+            if len(columns) < 20:
+                continue
+            x0, x1 = BORDER + columns[0] * CELL_W, BORDER + (columns[0] + 20) * CELL_W
+            band = first.band(row, x0, x1)
+            for shift in range(1, row + 1):
+                if second.band(row - shift, x0, x1) == band:
+                    found = (row, shift)
+                    break
+            if found:
+                break
+        if options.keep:
+            os.makedirs(options.keep, exist_ok=True)
+            for name, shot in [("symbols", symbols), ("first", first), ("second", second)]:
+                with open(os.path.join(options.keep, name + ".ppm"), "wb") as out:
+                    out.write(b"P6 %d %d 255\n" % (shot.width, shot.height) + shot.rgb)
+        if second.rgb == first.rgb:
+            fail("the screen did not change after j j j")
+        if not found:
+            fail("no thumbnail band of the first screen is found, moved up, in the second")
+        keys(env, "q")
+        status = app.wait(timeout=10)
+        if status != 0:
+            fail(f"xterm (and the app) exited with {status}")
+        print(f"sixel_e2e: PASS: {len(photo)} photo cells on the first screen (symbols mode: {symbol_cells}); "
+              f"after j j j the thumbnail band of text row {found[0]} is at row {found[0] - found[1]}, pixel for pixel; "
+              f"{len(second.photo_cells())} photo cells after the scroll")
+    finally:
+        subprocess.run(["pkill", "-P", str(os.getpid()), "xterm"], capture_output=True)
+        server.terminate()
+        server.wait(timeout=10)
+        shutil.rmtree(home, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
