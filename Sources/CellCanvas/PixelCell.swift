@@ -1,5 +1,5 @@
-/// A cell that stands for part of a bitmap the terminal draws itself (sixel): which image,
-/// and which row and column of it in cells.
+/// A cell that stands for part of a picture the presenter draws itself (sixel, or 24-bit
+/// symbols): which image, and which row and column of it in cells.
 ///
 /// Stored as an ordinary ``Cell`` (a private-use scalar of plane 15 holding the row and
 /// column, the image's id as its 24-bit foreground), so images move through the canvas —
@@ -39,8 +39,8 @@ public enum PixelCell {
     }
 }
 
-/// A bitmap the presenter draws for ``PixelCell`` cells: one complete terminal image per
-/// row of cells (sixel strips), so any row can be sent on its own.
+/// A picture the presenter draws for ``PixelCell`` cells: one complete terminal image per
+/// row of cells (sixel strips, or text in 24-bit colour), so any row can be sent on its own.
 public struct PixelImage: Sendable, Hashable {
     public let id: UInt32
     public let columns: Int
@@ -50,14 +50,18 @@ public struct PixelImage: Sendable, Hashable {
     /// The same picture as ordinary cells (a symbol mosaic), row by row: shown where a
     /// strip cannot be drawn, or not yet (while the frame's budget for pixels is spent).
     public let fallback: [Cell]
+    /// A strip may paint into the row below its own (sixel draws in bands of 6 pixels):
+    /// never drawn on the screen's last line, where the terminal would scroll.
+    public let reachesBelowItsRow: Bool
 
-    public init(id: UInt32, columns: Int, strips: [[UInt8]], fallback: [Cell]) {
+    public init(id: UInt32, columns: Int, strips: [[UInt8]], fallback: [Cell], reachesBelowItsRow: Bool) {
         precondition(fallback.count == columns * strips.count, "PixelImage: \(fallback.count) fallback cells for \(columns)×\(strips.count)")
         self.id = id
         self.columns = columns
         rows = strips.count
         self.strips = strips
         self.fallback = fallback
+        self.reachesBelowItsRow = reachesBelowItsRow
     }
 
     /// Bytes held.

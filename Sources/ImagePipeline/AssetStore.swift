@@ -140,7 +140,7 @@ public final class AssetStore {
     /// presenter forgets them; the others wait, as kitty deletions do).
     public func takePixelImageChanges(keeping shown: Set<UInt32> = []) -> (defined: [PixelImage], forgotten: [UInt32]) {
         var forgotten: [UInt32] = []
-        if case .sixel = output, !imagesToDelete.isEmpty {
+        if output.drawsPixelCells, !imagesToDelete.isEmpty {
             for id in imagesToDelete where !shown.contains(id) { forgotten.append(id) }
             imagesToDelete.subtract(forgotten)
         }

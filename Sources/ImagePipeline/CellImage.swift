@@ -35,7 +35,7 @@ public struct CellImage: Sendable, Hashable {
     /// Where chafa sets no colour (the foreground of a blank cell): draw the default.
     public static let noColor = UInt32.max
 
-    /// The sixel strips these cells stand for, carried from the worker to the store, which
+    /// The strips (sixel, or 24-bit symbols) these cells stand for, carried from the worker to the store, which
     /// hands them to the presenter once (``AssetStore/takePixelImageChanges(keeping:)``)
     /// and caches the image without them.
     public private(set) var pixelImage: PixelImage?
@@ -57,9 +57,10 @@ public struct CellImage: Sendable, Hashable {
         self.transmission = transmission
     }
 
-    /// Cells standing for sixel image `id` (``PixelCell``), one strip per row of cells.
-    public init(sixelImage id: UInt32, columns: Int, strips: [[UInt8]], fallback: [Cell]) {
-        let image = PixelImage(id: id, columns: columns, strips: strips, fallback: fallback)
+    /// Cells standing for image `id` that the presenter draws from `strips`, one per row of
+    /// cells (``PixelCell``): sixel, or 24-bit symbols (``TextStrips``).
+    public init(pixelImage id: UInt32, columns: Int, strips: [[UInt8]], fallback: [Cell], reachesBelowItsRow: Bool) {
+        let image = PixelImage(id: id, columns: columns, strips: strips, fallback: fallback, reachesBelowItsRow: reachesBelowItsRow)
         self.columns = columns
         rows = image.rows
         colorMode = .truecolor

@@ -12,6 +12,8 @@ public final class ImagePreparer {
     public let output: ImageOutput
     private let jpeg = JPEGDecoder()
     private let converter: CellConverter
+    /// For ``ImageOutput/truecolorSymbols``: mosaics in 24-bit colour whatever `colorMode` is.
+    private lazy var truecolorConverter = CellConverter(colorMode: .truecolor)
 
     public init(colorMode: CellColorMode, thumbnails: ThumbnailCache? = nil, output: ImageOutput = .symbols) {
         self.colorMode = colorMode
@@ -25,6 +27,7 @@ public final class ImagePreparer {
         switch output {
         case .symbols: Self.pixelsPerCell
         case .kitty(let cell, _), .sixel(let cell, _): cell
+        case .truecolorSymbols: Self.pixelsPerCell
         }
     }
 
@@ -39,6 +42,11 @@ public final class ImagePreparer {
         switch output {
         case .symbols:
             return converter.convert(pixels.cropped(to: asset.window), columns: columns, rows: rows)
+        case .truecolorSymbols:
+            let shown = min(rows, PixelCell.maximumSide - 1), wide = min(columns, PixelCell.maximumSide - 1)
+            let mosaic = truecolorConverter.convert(pixels.cropped(to: asset.window), columns: wide, rows: shown).cells
+            return CellImage(pixelImage: KittyGraphics.nextID(), columns: wide, strips: TextStrips.strips(of: mosaic, columns: wide),
+                             fallback: TextStrips.paletteCells(mosaic), reachesBelowItsRow: false)
         case .kitty(let cell, let throughTmux):
             // Exactly the placement's pixels, so the terminal scales nothing.
             let shown = min(rows, KittyGraphics.diacritics.count)
@@ -51,9 +59,9 @@ public final class ImagePreparer {
             let shown = min(rows, PixelCell.maximumSide - 1), wide = min(columns, PixelCell.maximumSide - 1)
             let cropped = pixels.cropped(to: asset.window)
             let sized = cropped.filling(width: wide * cell.width, height: shown * cell.height)
-            return CellImage(sixelImage: KittyGraphics.nextID(), columns: wide,
+            return CellImage(pixelImage: KittyGraphics.nextID(), columns: wide,
                              strips: SixelEncoder.strips(of: sized, cellHeight: cell.height, colors: colors),
-                             fallback: converter.convert(cropped, columns: wide, rows: shown).cells)
+                             fallback: converter.convert(cropped, columns: wide, rows: shown).cells, reachesBelowItsRow: true)
         }
     }
 
@@ -155,8 +163,21 @@ public enum ImageOutput: Sendable {
     /// colours, and ``PixelCell`` cells the presenter draws them for.
     case sixel(cellPixels: (width: Int, height: Int), colors: Int)
 
+    /// A symbol mosaic in 24-bit colour that the presenter writes itself (``TextStrips``),
+    /// through ``PixelCell`` cells like sixel, so it needs no ncurses colour pair; the
+    /// mosaic in the 256-colour palette is the fallback.
+    case truecolorSymbols
+
     public var isKitty: Bool { if case .kitty = self { true } else { false } }
-    /// The terminal keeps images by id (kitty) or the presenter does (sixel): cells that
-    /// show an image keep it from being deleted.
+    /// The presenter draws the images' cells from strips (``PixelImage``): sixel, or 24-bit
+    /// symbols.
+    public var drawsPixelCells: Bool {
+        switch self {
+        case .sixel, .truecolorSymbols: true
+        case .symbols, .kitty: false
+        }
+    }
+    /// The terminal keeps images by id (kitty) or the presenter does (sixel, 24-bit
+    /// symbols): cells that show an image keep it from being deleted.
     public var keepsImagesByID: Bool { if case .symbols = self { false } else { true } }
 }

@@ -56,7 +56,7 @@ struct PixelImagePainter {
             let left = x - column
             if last == nil || last!.y != y || last!.left != left || last!.id != id || last!.row != row {
                 var drawn = false
-                if y + 1 < canvas.rows, let image = images[id], row < image.rows, left >= 0, left + image.columns <= canvas.columns,
+                if let image = images[id], !image.reachesBelowItsRow || y + 1 < canvas.rows, row < image.rows, left >= 0, left + image.columns <= canvas.columns,
                    Self.rowIsWhole(image, row: row, left: left, y: y, in: canvas) {
                     let strip = image.strips[row]
                     if output.isEmpty || output.count + strip.count <= budget {

@@ -27,6 +27,8 @@ struct GraphicsChoice {
     /// Terminal pixels per cell (kitty images are made at exactly the cells' size).
     let cellPixels: (width: Int, height: Int)
     let throughTmux: Bool
+    /// Symbols in 24-bit colour, drawn by the presenter (the terminal has direct colour).
+    var truecolorSymbols = false
     /// Colours a sixel image may use (the terminal's registers, at most 128).
     var sixelColors = 256
 
@@ -44,7 +46,11 @@ struct GraphicsChoice {
             cell = (pixels.width / size.columns, pixels.height / size.rows)
             measured = true
         }
-        func symbols(_ note: String?) -> GraphicsChoice { GraphicsChoice(mode: .symbols, note: note, cellPixels: cell, throughTmux: false) }
+        func symbols(_ note: String?) -> GraphicsChoice {
+            var choice = GraphicsChoice(mode: .symbols, note: note, cellPixels: cell, throughTmux: false)
+            choice.truecolorSymbols = capability == .direct
+            return choice
+        }
         func sixel(_ note: String?) -> GraphicsChoice {
             var choice = GraphicsChoice(mode: .sixel, note: note, cellPixels: cell, throughTmux: false)
             // 128 at most: 256 colours cost about 40 % more bytes for little to see in a thumbnail.
@@ -80,10 +86,13 @@ struct GraphicsChoice {
         switch mode {
         case .kitty: .kitty(cellPixels: cellPixels, throughTmux: throughTmux)
         case .sixel: .sixel(cellPixels: cellPixels, colors: sixelColors)
-        case .symbols: .symbols
+        case .symbols: truecolorSymbols ? .truecolorSymbols : .symbols
         }
     }
 
     /// The header's words for it.
-    var label: String { note.map { "\(mode.rawValue) (\($0))" } ?? mode.rawValue }
+    var label: String {
+        let name = truecolorSymbols && mode == .symbols ? "symbols 24-bit" : mode.rawValue
+        return note.map { "\(name) (\($0))" } ?? name
+    }
 }

@@ -67,7 +67,7 @@ final class GridApp: FrameDelegate {
         graphics = GraphicsChoice.resolve(options.graphics ?? GridLaunch.graphicsFromEnvironment ?? .auto, probed: terminal.probed,
                                           capability: terminal.capability, size: terminal.size,
                                           insideTmux: Platform.environment("TMUX") != nil, headless: terminal.isHeadless)
-        if graphics.mode == .sixel { terminal.enablePixelImages() }
+        if graphics.output.drawsPixelCells { terminal.enablePixelImages() }
         let store = GridLaunch.assetStore(options: options, images: images, clock: clock, wake: wake,
                                           colorMode: GridLaunch.colorMode(for: terminal.capability), output: graphics.output)
         let state = GridState(showsHUD: showsHUD, imageMode: options.images)
@@ -181,7 +181,7 @@ final class GridApp: FrameDelegate {
         // Images the cells about to be shown name are in the terminal before the cells are.
         let shown = screen.store.output.keepsImagesByID ? screen.shownGraphicIDs : []
         terminal.sendGraphics(screen.store.takeTerminalOutput(keeping: shown))
-        if case .sixel = screen.store.output {
+        if screen.store.output.drawsPixelCells {
             let (defined, forgotten) = screen.store.takePixelImageChanges(keeping: shown)
             if !defined.isEmpty || !forgotten.isEmpty { terminal.updatePixelImages(defined: defined, forgotten: forgotten) }
         }

@@ -13,7 +13,7 @@ import Glibc
     /// A 4×3-cell image whose strips are 1,000 bytes each and whose fallback reads "F".
     static let image = PixelImage(id: 7, columns: 4, strips: (0..<3).map { row in
         Array("\u{1B}P0;1;0q\"1;1;40;20#0;2;\(row);0;0".utf8) + [UInt8](repeating: 126, count: 1000 - 28) + [0x1B, 0x5C]
-    }, fallback: [Cell](repeating: Cell("F"), count: 12))
+    }, fallback: [Cell](repeating: Cell("F"), count: 12), reachesBelowItsRow: true)
 
     static func canvas(imageTop top: Int, left: Int = 2) -> Canvas {
         var canvas = Canvas(columns: columns, rows: rows)
