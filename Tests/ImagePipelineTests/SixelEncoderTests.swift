@@ -57,3 +57,31 @@ import Testing
         #expect(registers.count <= 16 && registers.allSatisfy { $0 < 16 }, "\(registers.sorted())")
     }
 }
+
+/// 24-bit mosaics as text strips: colours written where they change, glyphs in order, the
+/// fallback in the 256-colour palette.
+@Suite struct TextStripsTests {
+    @Test func aRowIsItsGlyphsWithColourOnlyWhereItChanges() {
+        let red = CellStyle(foreground: .rgb(0xFF0000), background: .rgb(0x000080))
+        let green = CellStyle(foreground: .rgb(0x00FF00), background: .rgb(0x000080))
+        let cells = [Cell("▄", style: red), Cell("▄", style: red), Cell("▌", style: green), Cell("x", style: red), Cell("y", style: red), Cell("z", style: red)]
+        let strips = TextStrips.strips(of: cells, columns: 3)
+        #expect(strips.count == 2)
+        #expect(String(decoding: strips[0], as: UTF8.self) == "\u{1B}[0;38;2;255;0;0;48;2;0;0;128m▄▄\u{1B}[0;38;2;0;255;0;48;2;0;0;128m▌\u{1B}[0m")
+        #expect(String(decoding: strips[1], as: UTF8.self) == "\u{1B}[0;38;2;255;0;0;48;2;0;0;128mxyz\u{1B}[0m")
+        let fallback = TextStrips.paletteCells(cells)
+        #expect(fallback[0].style.foreground == .palette(196) && fallback[0].style.background == .palette(18))
+        #expect(fallback.map(\.code) == cells.map(\.code))
+    }
+
+    @Test func aPreparedThumbnailIsPixelCellsWithAStripPerRow() throws {
+        let preparer = ImagePreparer(colorMode: .palette240, output: .truecolorSymbols)
+        let image = try preparer.prepare(AssetID(path: fixture("quadrants.jpg")), columns: 8, rows: 2)
+        let pixels = try #require(image.pixelImage)
+        #expect(pixels.rows == 2 && pixels.columns == 8 && !pixels.reachesBelowItsRow)
+        #expect(image.cells.allSatisfy { PixelCell.decode($0)?.image == pixels.id })
+        let text = String(decoding: pixels.strips[0], as: UTF8.self)
+        #expect(text.contains("38;2;") || text.contains("48;2;"), "24-bit colours: \(text.prefix(60))")
+        #expect(pixels.fallback.allSatisfy { if case .rgb = $0.style.background { false } else { true } }, "the fallback has no 24-bit colour")
+    }
+}
