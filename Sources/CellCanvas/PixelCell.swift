@@ -50,8 +50,9 @@ public struct PixelImage: Sendable, Hashable {
     /// The same picture as ordinary cells (a symbol mosaic), row by row: shown where a
     /// strip cannot be drawn, or not yet (while the frame's budget for pixels is spent).
     public let fallback: [Cell]
-    /// A strip may paint into the row below its own (sixel draws in bands of 6 pixels):
-    /// never drawn on the screen's last line, where the terminal would scroll.
+    /// A strip may paint into the row below its own (sixel draws in bands of 6 pixels), or
+    /// the terminal may scroll when it is drawn on the screen's last line (an inline
+    /// image): never drawn there.
     public let reachesBelowItsRow: Bool
 
     public init(id: UInt32, columns: Int, strips: [[UInt8]], fallback: [Cell], reachesBelowItsRow: Bool) {

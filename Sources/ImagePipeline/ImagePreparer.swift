@@ -26,7 +26,7 @@ public final class ImagePreparer {
     var cellPixels: (width: Int, height: Int) {
         switch output {
         case .symbols: Self.pixelsPerCell
-        case .kitty(let cell, _), .sixel(let cell, _): cell
+        case .kitty(let cell, _), .sixel(let cell, _), .iterm2(let cell): cell
         case .truecolorSymbols: Self.pixelsPerCell
         }
     }
@@ -42,6 +42,13 @@ public final class ImagePreparer {
         switch output {
         case .symbols:
             return converter.convert(pixels.cropped(to: asset.window), columns: columns, rows: rows)
+        case .iterm2(let cell):
+            let shown = min(rows, PixelCell.maximumSide - 1), wide = min(columns, PixelCell.maximumSide - 1)
+            let cropped = pixels.cropped(to: asset.window)
+            let sized = cropped.filling(width: wide * cell.width, height: shown * cell.height)
+            return CellImage(pixelImage: KittyGraphics.nextID(), columns: wide,
+                             strips: try ITerm2Images.strips(of: sized, cellHeight: cell.height, columns: wide),
+                             fallback: converter.convert(cropped, columns: wide, rows: shown).cells, reachesBelowItsRow: true)
         case .truecolorSymbols:
             let shown = min(rows, PixelCell.maximumSide - 1), wide = min(columns, PixelCell.maximumSide - 1)
             let mosaic = truecolorConverter.convert(pixels.cropped(to: asset.window), columns: wide, rows: shown).cells
@@ -167,13 +174,16 @@ public enum ImageOutput: Sendable {
     /// through ``PixelCell`` cells like sixel, so it needs no ncurses colour pair; the
     /// mosaic in the 256-colour palette is the fallback.
     case truecolorSymbols
+    /// iTerm2's inline images (``ITerm2Images``), a PNG per row of cells, through
+    /// ``PixelCell`` cells like sixel.
+    case iterm2(cellPixels: (width: Int, height: Int))
 
     public var isKitty: Bool { if case .kitty = self { true } else { false } }
     /// The presenter draws the images' cells from strips (``PixelImage``): sixel, or 24-bit
     /// symbols.
     public var drawsPixelCells: Bool {
         switch self {
-        case .sixel, .truecolorSymbols: true
+        case .sixel, .truecolorSymbols, .iterm2: true
         case .symbols, .kitty: false
         }
     }

@@ -10,7 +10,8 @@ import CellCanvas
 /// pair at all; the presenter draws them like sixel strips (``PixelCell``, D-035), with the
 /// mosaic in the 256-colour palette as the fallback.
 public enum TextStrips {
-    /// One strip per row of `cells` (`columns` wide): SGR and glyphs, ending with a reset.
+    /// One strip per row of `cells` (`columns` wide): SGR and glyphs, ending with a reset;
+    /// each row starts from a reset, then writes only the colours that change.
     public static func strips(of cells: [Cell], columns: Int) -> [[UInt8]] {
         precondition(columns > 0 && cells.count % columns == 0, "TextStrips: \(cells.count) cells, \(columns) columns")
         return stride(from: 0, to: cells.count, by: columns).map { start in
@@ -19,7 +20,7 @@ public enum TextStrips {
             var current: CellStyle?
             for cell in cells[start..<(start + columns)] {
                 if cell.style != current {
-                    out += sgr(cell.style)
+                    out += sgr(cell.style, after: current)
                     current = cell.style
                 }
                 cell.forEachScalar { scalar in
@@ -48,22 +49,32 @@ public enum TextStrips {
         return color
     }
 
-    private static func sgr(_ style: CellStyle) -> [UInt8] {
-        var text = "\u{1B}[0"
-        if style.bold { text += ";1" }
-        if style.dim { text += ";2" }
-        if style.underline { text += ";4" }
-        if style.reverse { text += ";7" }
-        text += colour(style.foreground, base: 30)
-        text += colour(style.background, base: 40)
-        return Array((text + "m").utf8)
+    /// The SGR that turns `previous` into `style`: only the colours that changed, unless
+    /// an attribute did (then a reset and everything).
+    private static func sgr(_ style: CellStyle, after previous: CellStyle?) -> [UInt8] {
+        var parts: [String] = []
+        if let previous, previous.bold == style.bold, previous.dim == style.dim,
+           previous.underline == style.underline, previous.reverse == style.reverse {
+            if style.foreground != previous.foreground { parts.append(colour(style.foreground, base: 30) ?? "39") }
+            if style.background != previous.background { parts.append(colour(style.background, base: 40) ?? "49") }
+        } else {
+            parts.append("0")
+            if style.bold { parts.append("1") }
+            if style.dim { parts.append("2") }
+            if style.underline { parts.append("4") }
+            if style.reverse { parts.append("7") }
+            if let foreground = colour(style.foreground, base: 30) { parts.append(foreground) }
+            if let background = colour(style.background, base: 40) { parts.append(background) }
+        }
+        return Array("\u{1B}[\(parts.joined(separator: ";"))m".utf8)
     }
 
-    private static func colour(_ color: Color, base: Int) -> String {
+    /// The SGR parameters of `color` (nil for the terminal's default).
+    private static func colour(_ color: Color, base: Int) -> String? {
         switch color {
-        case .default: ""
-        case .palette(let index): ";\(base + 8);5;\(index)"
-        case .rgb(let value): ";\(base + 8);2;\(value >> 16 & 0xFF);\(value >> 8 & 0xFF);\(value & 0xFF)"
+        case .default: nil
+        case .palette(let index): "\(base + 8);5;\(index)"
+        case .rgb(let value): "\(base + 8);2;\(value >> 16 & 0xFF);\(value >> 8 & 0xFF);\(value & 0xFF)"
         }
     }
 }

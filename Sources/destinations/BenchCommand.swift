@@ -42,6 +42,9 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Upper end of the headroom search in ms.", valueName: "ms"))
     var maxCellCost: Double = 32
 
+    @Option(help: "The headroom search's clock: real (the front headless, workers and all) or virtual (in-process, cells cost virtual time only, thumbnails arrive at seeded times: exact, the same answer on every run and machine).")
+    var headroomClock: HeadroomClock = .real
+
     @Option(help: ArgumentHelp("Busy threads at normal priority during every run (0 to 64).", valueName: "n"))
     var stress = 0
 
@@ -97,14 +100,14 @@ struct BenchCommand: ParsableCommand {
                     options.cellCost = .milliseconds(cost)
                     options.scenario = headroomScenario
                     options.duration = .milliseconds(probeDuration * 1000)
-                    return try run(options)
+                    return try headroomClock == .virtual ? VirtualRun.report(options) : run(options)
                 }
             }
         }
         if json {
             let runs = reports.map { $0.json() }.joined(separator: ",")
             let search = searchSteps > 0
-                ? ",\"headroom\":{\"refresh_rate_hz\":120,\"scenario\":\"\(headroomScenario.rawValue)\",\"max_hitch_free_cell_cost_ms\":{\"prefetch_off\":\(fixed(headroom[false] ?? 0, 3)),\"prefetch_on\":\(fixed(headroom[true] ?? 0, 3))}}"
+                ? ",\"headroom\":{\"refresh_rate_hz\":120,\"scenario\":\"\(headroomScenario.rawValue)\",\"clock\":\"\(headroomClock.rawValue)\",\"max_hitch_free_cell_cost_ms\":{\"prefetch_off\":\(fixed(headroom[false] ?? 0, 3)),\"prefetch_on\":\(fixed(headroom[true] ?? 0, 3))}}"
                 : ""
             print("{\"scenario\":\"\(scenario.rawValue)\",\"runs\":[\(runs)]\(search)}")
         }
@@ -113,26 +116,34 @@ struct BenchCommand: ParsableCommand {
     /// Bisects [0, max] for the largest hitch-free cost; prints each probe. A probe that
     /// hitches is run again, up to three times in all, before the cost is called too high:
     /// on a shared machine a preemption must not decide it, while a cost past the headroom
-    /// hitches whenever new cells arrive, every time.
+    /// hitches whenever new cells arrive, every time. (On the virtual clock once is enough.)
     private func searchHeadroom(prefetch: Bool, probe: (Double) throws -> GridReport) throws -> Double {
-        let label = "headroom 120 Hz \(headroomScenario.rawValue) prefetch \(prefetch ? "on " : "off")"
+        let label = "headroom 120 Hz \(headroomScenario.rawValue) \(headroomClock.rawValue) clock prefetch \(prefetch ? "on " : "off")"
+        return try Self.bisectHeadroom(maxCost: maxCellCost, steps: searchSteps, tries: headroomClock == .virtual ? 1 : 3,
+                                       log: { print("\(label): \($0)") }, probe: { try probe($0).hitch.hitches })
+    }
+
+    /// The largest cost in [0, `maxCost`] whose probe reports no hitch, to within
+    /// `maxCost / 2^steps`; a probe that hitches is tried up to `tries` times in all.
+    static func bisectHeadroom(maxCost: Double, steps: Int, tries: Int, log: (String) -> Void = { _ in },
+                               probe: (Double) throws -> Int) throws -> Double {
         func hitchFree(_ cost: Double) throws -> Bool {
             var counts: [Int] = []
-            for _ in 0..<3 {
-                let hitches = try probe(cost).hitch.hitches
+            for _ in 0..<max(1, tries) {
+                let hitches = try probe(cost)
                 counts.append(hitches)
                 if hitches == 0 { break }
             }
-            print("\(label): cell cost \(fixed(cost, 2)) ms → hitches \(counts.map(String.init).joined(separator: ", then "))")
+            log("cell cost \(fixed(cost, 2)) ms → hitches \(counts.map(String.init).joined(separator: ", then "))")
             return counts.last == 0
         }
-        var good = 0.0, bad = maxCellCost
+        var good = 0.0, bad = maxCost
         guard try hitchFree(0) else { return 0 }
-        for _ in 0..<searchSteps {
+        for _ in 0..<steps {
             let cost = (good + bad) / 2
             if try hitchFree(cost) { good = cost } else { bad = cost }
         }
-        print("\(label): largest hitch-free cell cost found \(fixed(good, 2)) ms (first failing \(fixed(bad, 2)) ms)")
+        log("largest hitch-free cell cost found \(fixed(good, 2)) ms (first failing \(fixed(bad, 2)) ms)")
         return good
     }
 

@@ -12,6 +12,8 @@ enum GraphicsRequest: String, ExpressibleByArgument, CaseIterable, Sendable {
     /// DEC sixel, one strip per row of cells (xterm -ti vt340, foot, WezTerm, mlterm,
     /// Windows Terminal, konsole …).
     case sixel
+    /// iTerm2's inline images, one PNG per row of cells (iTerm2, WezTerm, mintty …).
+    case iterm2
     /// A mosaic of symbol cells (chafa): any terminal.
     case symbols
 }
@@ -19,7 +21,7 @@ enum GraphicsRequest: String, ExpressibleByArgument, CaseIterable, Sendable {
 /// The graphics a run uses, and why: from the flag (or `DESTINATIONS_GRAPHICS`), what the
 /// terminal answered at start, its colours and whether tmux is in between.
 struct GraphicsChoice {
-    enum Mode: String { case kitty, sixel, symbols }
+    enum Mode: String { case kitty, sixel, iterm2, symbols }
 
     let mode: Mode
     /// Said in the header after the mode when the choice is not the obvious one.
@@ -38,8 +40,10 @@ struct GraphicsChoice {
     /// - Parameters:
     ///   - size: the terminal's size in cells, to turn the text area's pixels into a cell's.
     ///   - headless: no terminal answered anything.
+    ///   - terminalProgram: what the environment says the terminal is (`TERM_PROGRAM`, else
+    ///     `LC_TERMINAL`): iTerm2 answers no query that names its image protocol.
     static func resolve(_ request: GraphicsRequest, probed: TerminalProbe.Answers, capability: ColorCapability,
-                        size: (rows: Int, columns: Int), insideTmux: Bool, headless: Bool) -> GraphicsChoice {
+                        size: (rows: Int, columns: Int), insideTmux: Bool, headless: Bool, terminalProgram: String? = nil) -> GraphicsChoice {
         var cell = usualCellPixels
         var measured = false
         if let pixels = probed.textAreaPixels, size.columns > 0, size.rows > 0, pixels.width >= size.columns, pixels.height >= size.rows {
@@ -57,9 +61,13 @@ struct GraphicsChoice {
             choice.sixelColors = max(2, min(probed.sixelColorRegisters ?? 256, 128))
             return choice
         }
+        let iterm2 = GraphicsChoice(mode: .iterm2, note: nil, cellPixels: cell, throughTmux: false)
         switch request {
         case .symbols:
             return symbols(nil)
+        case .iterm2:
+            // The terminal scales each row's PNG to its cells: the cell size need not be known.
+            return iterm2
         case .sixel:
             // Strips are cut at the cell's height: a guessed height shows seams or overlaps.
             if measured || headless { return sixel(insideTmux ? "through tmux" : nil) }
@@ -74,6 +82,7 @@ struct GraphicsChoice {
             // only with `allow-passthrough on`: asked for by --graphics kitty, not guessed.
             if insideTmux { return symbols(nil) }
             if probed.kittyGraphics && capability == .direct { return GraphicsChoice(mode: .kitty, note: nil, cellPixels: cell, throughTmux: false) }
+            if terminalProgram == "iTerm.app" || terminalProgram == "iTerm2" { return iterm2 }
             if probed.sixel && measured { return sixel(nil) }
             if probed.sixel { return symbols("sixel terminal that does not say its cell size") }
             if probed.kittyGraphics { return symbols("kitty terminal without 24-bit colour") }
@@ -86,7 +95,21 @@ struct GraphicsChoice {
         switch mode {
         case .kitty: .kitty(cellPixels: cellPixels, throughTmux: throughTmux)
         case .sixel: .sixel(cellPixels: cellPixels, colors: sixelColors)
+        case .iterm2: .iterm2(cellPixels: cellPixels)
         case .symbols: truecolorSymbols ? .truecolorSymbols : .symbols
+        }
+    }
+
+    /// Strip bytes a second the grid sends at most (a frame's share each frame); past it
+    /// image rows show their fallback until later frames. Sixel and inline images: about
+    /// what xterm parses and draws in a second here, so a fast scroll shows symbols and
+    /// the pixels follow as the motion settles. 24-bit symbols: less, so that a page of
+    /// new thumbnails does not make the frame after a key three times the bytes of a
+    /// palette frame (their palette fallback shows for a few frames instead).
+    var pixelBytesPerSecond: Int {
+        switch mode {
+        case .sixel, .iterm2: 6 << 20
+        case .symbols, .kitty: 2 << 20
         }
     }
 

@@ -38,10 +38,6 @@ final class GridApp: FrameDelegate {
     private(set) var fullPaintBytesPerRow = 0.0
 
     static let headerRows = 1, footerRows = 1, hudRows = 4
-    /// Sixel bytes a second the grid sends at most (a frame's share each frame): about what
-    /// xterm parses and draws in a second here; past it a fast scroll shows symbols, and
-    /// the pixels follow as the motion settles.
-    static let pixelBytesPerSecond = 6 << 20
 
     /// How thumbnails are prepared.
     enum ImageLoading {
@@ -66,7 +62,8 @@ final class GridApp: FrameDelegate {
         scheduler.keepsLaunchFrameApart = true
         graphics = GraphicsChoice.resolve(options.graphics ?? GridLaunch.graphicsFromEnvironment ?? .auto, probed: terminal.probed,
                                           capability: terminal.capability, size: terminal.size,
-                                          insideTmux: Platform.environment("TMUX") != nil, headless: terminal.isHeadless)
+                                          insideTmux: Platform.environment("TMUX") != nil, headless: terminal.isHeadless,
+                                          terminalProgram: Platform.environment("TERM_PROGRAM") ?? Platform.environment("LC_TERMINAL"))
         if graphics.output.drawsPixelCells { terminal.enablePixelImages() }
         let store = GridLaunch.assetStore(options: options, images: images, clock: clock, wake: wake,
                                           colorMode: GridLaunch.colorMode(for: terminal.capability), output: graphics.output)
@@ -186,7 +183,7 @@ final class GridApp: FrameDelegate {
             if !defined.isEmpty || !forgotten.isEmpty { terminal.updatePixelImages(defined: defined, forgotten: forgotten) }
         }
         let moved = Int(view.physics.offset) - topBefore
-        terminal.pixelBytesPerFrame = Int(Double(GridApp.pixelBytesPerSecond) / frame.refreshRate.hertz)
+        terminal.pixelBytesPerFrame = Int(Double(graphics.pixelBytesPerSecond) / frame.refreshRate.hertz)
         terminal.present(canvas, scrolled: moved == 0 ? nil : (view.viewport.y..<view.viewport.maxY, moved))
         stats.note(sample(scrolledRows: abs(moved)))
         if stats.frames == 2, let signal = TerminalSession.requestedCrash { TerminalSession.crash(with: signal) }

@@ -35,7 +35,7 @@ struct GridCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Browse this folder's JPEG and PNG photos instead of the bundled Assets (other files are skipped and counted).", valueName: "dir"))
     var photos: String?
 
-    @Option(help: "Thumbnails as kitty images (kitty, Ghostty, WezTerm …), as sixel (xterm -ti vt340, foot, mlterm, Windows Terminal …), or as symbols (any terminal, 24-bit where it has direct colour); auto asks the terminal. DESTINATIONS_GRAPHICS sets the default.")
+    @Option(help: "Thumbnails as kitty images (kitty, Ghostty, WezTerm …), as sixel (xterm -ti vt340, foot, mlterm, Windows Terminal …), as iTerm2 inline images, or as symbols (any terminal, 24-bit where it has direct colour); auto asks the terminal. DESTINATIONS_GRAPHICS sets the default.")
     var graphics: GraphicsRequest?
 
     @Flag(help: "With --photos: do not read or write the desktop's thumbnail cache ($XDG_CACHE_HOME/thumbnails, else ~/.cache/thumbnails).")

@@ -15,9 +15,9 @@ import Testing
     }
 
     func choose(_ request: GraphicsRequest, kitty: Bool = true, sixel: Bool = false, registers: Int? = nil, capability: ColorCapability = .direct,
-                tmux: Bool = false, headless: Bool = false, pixels: (width: Int, height: Int)? = nil) -> GraphicsChoice {
+                tmux: Bool = false, headless: Bool = false, pixels: (width: Int, height: Int)? = nil, program: String? = nil) -> GraphicsChoice {
         GraphicsChoice.resolve(request, probed: answers(kitty: kitty, sixel: sixel, registers: registers, pixels: pixels), capability: capability,
-                               size: (rows: 48, columns: 160), insideTmux: tmux, headless: headless)
+                               size: (rows: 48, columns: 160), insideTmux: tmux, headless: headless, terminalProgram: program)
     }
 
     @Test func autoTakesKittyWhenTheTerminalAnswersAndHasDirectColour() {
@@ -48,6 +48,14 @@ import Testing
         #expect(choose(.auto, kitty: false, sixel: true, tmux: true, pixels: (width: 960, height: 624)).mode == .symbols)
         #expect(choose(.sixel, kitty: false).label == "sixel (cell size unknown: guessed 10×20 pixels)")
         #expect(choose(.sixel, kitty: false, headless: true).label == "sixel")
+    }
+
+    @Test func iTerm2IsKnownByItsNameAndAskedForByFlag() {
+        #expect(choose(.auto, kitty: false, program: "iTerm.app").mode == .iterm2)
+        #expect(choose(.auto, kitty: true, program: "iTerm.app").mode == .kitty, "kitty's answer first")
+        #expect(choose(.auto, kitty: false, sixel: true, pixels: (width: 960, height: 624), program: "iTerm2").mode == .iterm2)
+        #expect(choose(.iterm2, kitty: false).label == "iterm2", "no cell size needed: the terminal scales each row")
+        guard case .iterm2 = choose(.iterm2).output else { Issue.record("iTerm2 output expected"); return }
     }
 
     @Test func symbolsTakeTwentyFourBitColourWhereTheTerminalHasIt() {

@@ -292,3 +292,21 @@ import Testing
         #expect(grid.app.isDone)
     }
 }
+
+/// `bench --headroom-clock virtual`: the headroom search on the virtual clock gives one
+/// exact answer, run after run, and idle-time prefetch multiplies it (the seeds' claim: 2×).
+@Suite struct VirtualHeadroomTests {
+    static func headroom(prefetch: Bool) throws -> Double {
+        try BenchCommand.bisectHeadroom(maxCost: 16, steps: 5, tries: 1) { cost in
+            var options = GridSimulation.options(.steady, seconds: 1, prefetch: prefetch, cellCost: cost)
+            options.latency = .milliseconds(80)
+            return try VirtualRun.report(options).hitch.hitches
+        }
+    }
+
+    @Test func theSameAnswerEveryRunAndPrefetchMoreThanDoublesIt() throws {
+        let off = try Self.headroom(prefetch: false), on = try Self.headroom(prefetch: true)
+        #expect(try Self.headroom(prefetch: false) == off && Self.headroom(prefetch: true) == on, "exact: the same on a second run")
+        #expect(off > 0 && on / off >= 1.8, "headroom off \(off) ms, on \(on) ms")
+    }
+}

@@ -67,7 +67,7 @@ import Testing
         let cells = [Cell("▄", style: red), Cell("▄", style: red), Cell("▌", style: green), Cell("x", style: red), Cell("y", style: red), Cell("z", style: red)]
         let strips = TextStrips.strips(of: cells, columns: 3)
         #expect(strips.count == 2)
-        #expect(String(decoding: strips[0], as: UTF8.self) == "\u{1B}[0;38;2;255;0;0;48;2;0;0;128m▄▄\u{1B}[0;38;2;0;255;0;48;2;0;0;128m▌\u{1B}[0m")
+        #expect(String(decoding: strips[0], as: UTF8.self) == "\u{1B}[0;38;2;255;0;0;48;2;0;0;128m▄▄\u{1B}[38;2;0;255;0m▌\u{1B}[0m")
         #expect(String(decoding: strips[1], as: UTF8.self) == "\u{1B}[0;38;2;255;0;0;48;2;0;0;128mxyz\u{1B}[0m")
         let fallback = TextStrips.paletteCells(cells)
         #expect(fallback[0].style.foreground == .palette(196) && fallback[0].style.background == .palette(18))
@@ -83,5 +83,24 @@ import Testing
         let text = String(decoding: pixels.strips[0], as: UTF8.self)
         #expect(text.contains("38;2;") || text.contains("48;2;"), "24-bit colours: \(text.prefix(60))")
         #expect(pixels.fallback.allSatisfy { if case .rgb = $0.style.background { false } else { true } }, "the fallback has no 24-bit colour")
+    }
+}
+
+/// iTerm2 inline images, a PNG per row of cells, read back as iTerm2 reads them.
+@Suite struct ITerm2ImagesTests {
+    @Test func eachRowOfCellsIsAnInlinePNGOfItsPixels() throws {
+        let preparer = ImagePreparer(colorMode: .palette240, output: .iterm2(cellPixels: (width: 10, height: 20)))
+        let image = try preparer.prepare(AssetID(path: fixture("quadrants.jpg")), columns: 8, rows: 2)
+        let pixels = try #require(image.pixelImage)
+        #expect(pixels.rows == 2 && pixels.columns == 8)
+        for (row, strip) in pixels.strips.enumerated() {
+            let (arguments, file) = try #require(ITerm2Images.decode(strip))
+            #expect(arguments["inline"] == "1" && arguments["width"] == "8" && arguments["height"] == "1" && arguments["preserveAspectRatio"] == "0")
+            #expect(arguments["size"] == "\(file.count)")
+            let png = try PNGCodec.decode(file, path: "strip")
+            #expect(png.width == 80 && png.height == 20)
+            let (left, right) = row == 0 ? (red, green) : (blue, white)
+            #expect(near(png.pixel(x: 10, y: 10), left) && near(png.pixel(x: 70, y: 10), right), "row \(row)")
+        }
     }
 }
