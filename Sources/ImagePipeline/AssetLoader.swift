@@ -26,7 +26,7 @@ public final class AssetLoader: AssetLoading, Sendable {
         self.source = source
         inbox = Mailbox(wake: wake)
         // Transfers wait on the network and take no CPU; they run at the workers' priority.
-        self.transfers = WorkerPool(workers: transfers, name: "image transfer", priority: priority) { () }
+        self.transfers = WorkerPool(workers: transfers, name: "image transfer", priority: priority.forWaitingThreads) { () }
         pool = WorkerPool(workers: workers, name: "image worker", priority: priority) { ImagePreparer(colorMode: colorMode, thumbnails: thumbnails, output: output) }
     }
 

@@ -17,21 +17,38 @@ public enum WorkerPriority: String, Sendable, CaseIterable {
     /// threads take every spare cycle and give way at once, and under load the low one
     /// keeps thumbnails coming.
     case mixed
+    /// Every thread `idle`, plus a rescue thread at `low` that takes a job only once one
+    /// has waited 200 ms (the idle threads are starved by other work):
+    /// on a quiet machine nothing of the pool ever competes with the frame loop, and under
+    /// load thumbnails keep coming.
+    case idleWithRescue = "idle-rescue"
 
-    /// The default, chosen by measurement (DECISIONS.md, D-019).
-    public static let recommended = WorkerPriority.mixed
+    /// The default, chosen by measurement (DECISIONS.md, D-019, D-038).
+    public static let recommended = WorkerPriority.idleWithRescue
 
     /// What thread `index` of a pool gets.
     public func forThread(_ index: Int) -> WorkerPriority {
-        guard self == .mixed else { return self }
-        return index == 0 ? .low : .idle
+        switch self {
+        case .mixed: index == 0 ? .low : .idle
+        case .idleWithRescue: .idle
+        default: self
+        }
     }
+
+    /// The priority of the pool's rescue thread, if it has one.
+    public var rescue: WorkerPriority? { self == .idleWithRescue ? .low : nil }
+
+    /// For threads that mostly wait (transfers): `mixed` where the pool's threads are all
+    /// `idle` but for a rescuer, so a wait that ends under load is acted on by the one
+    /// `low` thread. (All sixteen transfer threads at `low` doubled the quiet commit p99:
+    /// their wake-ups took the frame loop's core.)
+    public var forWaitingThreads: WorkerPriority { self == .idleWithRescue ? .mixed : self }
 
     /// Applies to the calling thread only; returns false if the system refused.
     @discardableResult
     public func applyToCurrentThread() -> Bool {
         switch self {
-        case .normal, .mixed: true
+        case .normal, .mixed, .idleWithRescue: true
         case .low: Platform.setCurrentThreadNice(Self.lowNice)
         case .idle: Platform.setCurrentThreadIdleClass()
         }

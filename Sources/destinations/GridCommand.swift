@@ -77,7 +77,7 @@ struct GridCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Image decoding threads, 1 to 64 (default: one per core).", valueName: "n"))
     var workers: Int?
 
-    @Option(help: "Scheduling priority of the image threads: normal, low (nice 10), idle (SCHED_IDLE) or mixed (one low thread, the rest idle).")
+    @Option(help: "Scheduling priority of the image threads: normal, low (nice 10), idle (SCHED_IDLE), mixed (one low thread, the rest idle) or idle-rescue (all idle, and a low thread that takes a job only once one has waited 200 ms).")
     var workerPriority: WorkerPriority = .recommended
 
     @Option(help: ArgumentHelp("Write the frames as Chrome trace-event JSON (opens in Perfetto).", valueName: "file"))

@@ -250,4 +250,27 @@ final class BusyLoader: AssetLoading {
         #expect(threads.filter { $0.idle }.count == 1, "one SCHED_IDLE: \(threads)")
         #expect(WorkerPriority.currentThreadNice == callerNice, "the caller is untouched")
     }
+
+    /// `idle-rescue`: every worker SCHED_IDLE; when they cannot run (here the only one is
+    /// held by a job), a job that has waited is run by the rescue thread, at nice 10.
+    @Test func aStarvedJobIsRunByTheRescueThreadAtLowPriority() {
+        let pool = WorkerPool<Int>(workers: 1, name: "rescue test", priority: .idleWithRescue) { 0 }
+        let hold = DispatchSemaphore(value: 0), holding = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        let seen = Lock<(nice: Int32, idle: Bool)?>(nil)
+        pool.submit(priority: 0) { _ in
+            holding.signal()
+            hold.wait()
+        }
+        holding.wait()
+        pool.submit(priority: 0) { _ in
+            seen.withLock { $0 = (WorkerPriority.currentThreadNice, sched_getscheduler(0) == 5 /* SCHED_IDLE */) }
+            done.signal()
+        }
+        done.wait()
+        hold.signal()
+        pool.stop()
+        let rescuer = seen.withLock { $0 }
+        #expect(rescuer?.nice ?? 0 >= 10 && rescuer?.idle == false, "run by the rescue thread: \(String(describing: rescuer))")
+        #expect(pool.rescuedCount == 1)
+    }
 }
