@@ -26,7 +26,7 @@ struct PoolBench: ParsableCommand {
                 for round in 0..<rounds {
                     rates.append(Self.throughput(photo: photo, count: thumbnails, offset: round, workers: workers, priority: priority))
                 }
-                print("\(workers) worker\(workers == 1 ? " " : "s") \(priority.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) \(Measure.format(Measure.median(rates), 1)) / \(Measure.format(rates.min() ?? .nan, 1))")
+                print("\(workers) worker\(workers == 1 ? " " : "s") \(priority.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)) \(Measure.format(Measure.median(rates), 1)) / \(Measure.format(rates.min() ?? .nan, 1))")
             }
         }
     }
