@@ -53,7 +53,7 @@ public final class CanvasPresenter {
     public func invalidate() { isShownValid = false }
 
     /// From now on ``PixelCell`` cells are drawn as the pixels of the images handed over
-    /// with ``updatePixelImages(defined:forgotten:)`` (sixel).
+    /// with ``updatePixelImages(defined:forgotten:)`` (sixel, inline images, 24-bit symbols).
     public func enablePixelImages() {
         guard pixels == nil else { return }
         pixels = PixelImagePainter()

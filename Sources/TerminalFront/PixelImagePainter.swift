@@ -1,20 +1,20 @@
 import CellCanvas
 
-/// The part of ``CanvasPresenter`` that draws ``PixelCell`` cells as pixels (sixel).
+/// The part of ``CanvasPresenter`` that draws ``PixelCell`` cells from their images'
+/// strips: sixel, iTerm2 inline images, or 24-bit symbol text (DECISIONS.md, D-035, D-036).
 ///
 /// Such cells reach ncurses as a concealed letter (so ncurses erases what was there, and
 /// writes over them when text comes back), then, after ncurses' update, the strip of every
 /// image row with a changed cell is drawn at its left cell. A frame draws strips up to a
-/// budget of bytes (the terminal must keep up: a fling exposes rows faster than a
-/// terminal parses sixel); rows past it show the image's fallback (its symbol mosaic) and
-/// get their strips in the next frames, so a fast scroll shows symbols and the pixels
-/// come once the motion settles. Rows that only moved are moved
-/// by the terminal's scrolling, pixels and all: ncurses scrolls them (`idlok`) as it does
-/// text. The letter is picked from the image, row and column (``marker(for:)``), so two
-/// lines ncurses sees as equal show the same pixels too, and its line-matching optimiser
-/// can never move a line onto one that only looks the same. An image row is drawn only
-/// when all its cells are on screen and none is covered, and never on the screen's last
-/// line (the strip's last band may reach below its row).
+/// budget of bytes (the terminal must keep up: a fling exposes rows faster than a terminal
+/// parses sixel); rows past it show the image's fallback (its symbol mosaic) and get their
+/// strips in the next frames, so a fast scroll shows symbols and the pixels come once the
+/// motion settles. Rows that only moved are moved by the terminal's scrolling, pixels and
+/// all: ncurses scrolls them (`idlok`) as it does text. The letter is picked from the image,
+/// row and column (``marker(for:)``), so two lines ncurses sees as equal show the same
+/// pixels too, and its line-matching optimiser can never move a line onto one that only
+/// looks the same. An image row is drawn only when all its cells are on screen and none is
+/// covered, and not on the screen's last line when its strip may reach below its row.
 struct PixelImagePainter {
     /// The images the cells may name, by id (handed over by the image store, forgotten when
     /// they left its cache and no cell shows them).
