@@ -18,15 +18,23 @@ struct GridSimulation {
     static let placeholders = (try? PlaceholderCatalog(contentsOf: GridLaunch.assetsFolder.appendingPathComponent("placeholders.json"))) ?? PlaceholderCatalog()
 
     /// With `options.graphics` `.kitty` (and `capability` `.direct`), thumbnails are kitty
-    /// images of one small PNG; otherwise placeholder mosaics.
+    /// images of one small PNG; with `.sixel`, pixel images of tiny strips; otherwise
+    /// placeholder mosaics.
     init(_ options: GridOptions, rows: Int = 48, columns: Int = 160, showsHUD: Bool = false, capability: ColorCapability = .palette256) throws {
         let loaded = try options.loadCatalogue()
         backend = TestBackend(rows: rows, columns: columns, capability: capability)
         clock = VirtualClock()
         let colorMode = GridLaunch.colorMode(for: backend.capability)
-        let kitty = options.graphics == .kitty
+        let kitty = options.graphics == .kitty, sixel = options.graphics == .sixel
         app = GridApp(options: options, loaded: loaded, terminal: backend, clock: clock,
                       images: .scripted(prepare: { key in
+                          if sixel {
+                              // One tiny strip per row, and the placeholder mosaic as the fallback.
+                              let mosaic = Self.placeholders.placeholder(for: key.asset, columns: key.columns, rows: key.rows, colorMode: colorMode)
+                              return .success(CellImage(pixelImage: KittyGraphics.nextID(), columns: key.columns,
+                                                        strips: (0..<key.rows).map { _ in Array("\u{1B}Pq#0~\u{1B}\\".utf8) },
+                                                        fallback: mosaic.cells, reachesBelowItsRow: true))
+                          }
                           guard kitty else {
                               return .success(Self.placeholders.placeholder(for: key.asset, columns: key.columns, rows: key.rows, colorMode: colorMode))
                           }

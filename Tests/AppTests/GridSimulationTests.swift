@@ -163,6 +163,41 @@ import Testing
     /// kitty graphics through the whole app: each image is transmitted once, in the frame
     /// its cells first show, and deleted from the terminal when the cache lets it go; no cell
     /// ever names an image the terminal does not have.
+    /// Sixel: the presenter is given each image before a cell names it, and told to forget
+    /// it only once it left the cache and no cell shows it.
+    @Test func sixelImagesReachThePresenterBeforeTheirCellsAndLeaveWithTheCache() throws {
+        var options = GridSimulation.options(nil, seconds: 3600, posts: 1000, rate: .hz60)
+        options.graphics = .sixel
+        options.cacheBytes = 48 << 10  // a handful of thumbnails
+        let grid = try GridSimulation(options)
+        grid.settle()
+        #expect(grid.backend.pixelImagesEnabled)
+        #expect(grid.backend.rowTexts[0].contains("images async as sixel"), "header: \(grid.backend.rowTexts[0])")
+        func shownIDs() -> Set<UInt32> {
+            var ids = Set<UInt32>()
+            let screen = grid.backend.screen
+            for y in 0..<screen.rows {
+                for x in 0..<screen.columns {
+                    if let cell = PixelCell.decode(screen[x, y]) { ids.insert(cell.image) }
+                }
+            }
+            return ids
+        }
+        let first = shownIDs()
+        #expect(!first.isEmpty, "thumbnails are pixel cells")
+        #expect(first.isSubset(of: Set(grid.backend.pixelImages.keys)), "every image on screen was handed over")
+        for _ in 0..<6 {
+            grid.press(.pageDown)
+            #expect(shownIDs().isSubset(of: Set(grid.backend.pixelImages.keys)), "no cell names a forgotten image")
+        }
+        #expect(!first.isSubset(of: Set(grid.backend.pixelImages.keys)), "images that left the cache and the screen were forgotten")
+        // What the presenter keeps is bounded by the cache and the live cells (on screen and
+        // in the retained range), not by how far the grid went.
+        let kept = grid.backend.pixelImages.count, live = grid.app.screen.shownGraphicIDs.count
+        let cached = grid.app.screen.store.cacheCounters.count
+        #expect(kept <= live + cached, "kept \(kept), live \(live), cached \(cached)")
+    }
+
     @Test func kittyImagesAreSentWithTheirCellsAndDeletedWithTheCache() throws {
         var options = GridSimulation.options(nil, seconds: 3600, posts: 1000, rate: .hz60)
         options.graphics = .kitty
