@@ -31,10 +31,13 @@ build: deps
 run: build
 	$(RELEASE_BIN)/destinations $(ARGS)
 
-test: deps deps-e2e
+test: deps
+	@$(MAKE) --no-print-directory deps-e2e || echo "make test: could not install the sixel test's terminal ($(E2E_DEPS))"
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	python3 scripts/sixel_e2e.py .build/debug/destinations
+	@status=0; python3 scripts/sixel_e2e.py .build/debug/destinations || status=$$?; \
+	  if [ $$status = 2 ]; then echo "make test: SKIPPED the sixel end-to-end test: its terminal is not installed"; \
+	  elif [ $$status != 0 ]; then exit $$status; fi
 
 # The grid in xterm -ti vt340 under Xvfb: photo pixels on screen, and where they go after a
 # scroll (scripts/sixel_e2e.py; also part of `make test`).
