@@ -11,8 +11,9 @@ struct BenchCommand: ParsableCommand {
         discussion: """
         Every run is headless (the real front presenting into a byte-counting sink). The headroom \
         search bisects --cell-cost at 120 Hz (images async) for prefetch off and on: a cost is \
-        hitch-free when its run has no hitch (a run that hitches is repeated once before the \
-        cost is called too high).
+        hitch-free when its run has no hitch. On the virtual clock (the default) each probe is \
+        exact; on the real clock a run that hitches is repeated up to three times before the \
+        cost is called too high.
         """)
 
     @Option(help: "The scenario every run replays.")
@@ -42,8 +43,8 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Upper end of the headroom search in ms.", valueName: "ms"))
     var maxCellCost: Double = 32
 
-    @Option(help: "The headroom search's clock: real (the front headless, workers and all) or virtual (in-process, cells cost virtual time only, thumbnails arrive at seeded times: exact, the same answer on every run and machine).")
-    var headroomClock: HeadroomClock = .real
+    @Option(help: "The headroom search's clock: virtual (in-process, cells cost exactly --cell-cost of virtual time and nothing else costs any, thumbnails arrive at seeded times: the scheduling's headroom, the same answer on every run and machine) or real (the front headless, workers and all: this machine's, which varies by a step from run to run).")
+    var headroomClock: HeadroomClock = .virtual
 
     @Option(help: ArgumentHelp("Busy threads at normal priority during every run (0 to 64).", valueName: "n"))
     var stress = 0
