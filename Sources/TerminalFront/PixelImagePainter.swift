@@ -50,30 +50,20 @@ struct PixelImagePainter {
     /// the fallback cell for each changed cell accordingly (`put`), and keeps the strips'
     /// bytes for ``takeStrips()``.
     mutating func plan(_ canvas: Canvas, budget: Int, put: (_ x: Int, _ y: Int, _ cell: Cell, _ concealed: Bool) -> Void) {
-        var last: (y: Int, left: Int, id: UInt32, row: Int, drawn: Bool)?
+        // Changed cells come row by row, left to right: the cells of one image row follow
+        // each other, so its decision is made at its first changed cell and kept.
+        var current: (y: Int, left: Int, id: UInt32, row: Int, image: PixelImage?, drawn: Bool)?
         for (x, y) in changed {
             guard let (id, row, column) = PixelCell.decode(canvas[x, y]) else { continue }
             let left = x - column
-            if last == nil || last!.y != y || last!.left != left || last!.id != id || last!.row != row {
-                var drawn = false
-                if let image = images[id], !image.reachesBelowItsRow || y + 1 < canvas.rows, row < image.rows, left >= 0, left + image.columns <= canvas.columns,
-                   Self.rowIsWhole(image, row: row, left: left, y: y, in: canvas) {
-                    let strip = image.strips[row]
-                    if output.isEmpty || output.count + strip.count <= budget {
-                        if output.isEmpty { output += Self.saveCursor }
-                        output += Self.moveCursor(row: y, column: left)
-                        output += strip
-                        stripsInLastFrame += 1
-                        drawn = true
-                    } else {
-                        deferredInLastFrame = true
-                    }
-                }
-                last = (y, left, id, row, drawn)
+            if current.map({ $0.y != y || $0.left != left || $0.id != id || $0.row != row }) ?? true {
+                let image = images[id].flatMap { row < $0.rows && column < $0.columns ? $0 : nil }
+                current = (y, left, id, row, image, image.map { drawStrip(of: $0, row: row, left: left, y: y, in: canvas, budget: budget) } ?? false)
             }
-            if last!.drawn {
+            guard let group = current else { continue }
+            if group.drawn {
                 put(x, y, canvas[x, y], true)
-            } else if let image = images[id], row < image.rows, column < image.columns {
+            } else if let image = group.image, column < image.columns {
                 let cell = image.fallback[row * image.columns + column]
                 put(x, y, cell, false)
                 fallbackShown.append((x, y, cell))
@@ -82,6 +72,23 @@ struct PixelImagePainter {
             }
         }
         if !output.isEmpty { output += Self.restoreCursor }
+    }
+
+    /// Appends the strip of `image`'s row `row` at (`left`, `y`) when it may be drawn there
+    /// and fits the budget (the first always does); true when it was.
+    private mutating func drawStrip(of image: PixelImage, row: Int, left: Int, y: Int, in canvas: Canvas, budget: Int) -> Bool {
+        guard !image.reachesBelowItsRow || y + 1 < canvas.rows, left >= 0, left + image.columns <= canvas.columns,
+              Self.rowIsWhole(image, row: row, left: left, y: y, in: canvas) else { return false }
+        let strip = image.strips[row]
+        guard output.isEmpty || output.count + strip.count <= budget else {
+            deferredInLastFrame = true
+            return false
+        }
+        if output.isEmpty { output += Self.saveCursor }
+        output += Self.moveCursor(row: y, column: left)
+        output += strip
+        stripsInLastFrame += 1
+        return true
     }
 
     /// The bytes that draw the strips planned this frame (cursor and attributes saved and
