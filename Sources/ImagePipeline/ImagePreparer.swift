@@ -39,36 +39,34 @@ public final class ImagePreparer {
     /// smallest DCT scale that covers the canvas after the crop.
     public func prepare(_ asset: AssetID, columns: Int, rows: Int, fullSize: Bool = false) throws(ImageError) -> CellImage {
         let pixels = try decode(asset, columns: columns, rows: rows, fullSize: fullSize)
+        let cropped = pixels.cropped(to: asset.window)
+        // Pictures the presenter draws from strips name rows and columns in a cell.
+        let wide = min(columns, PixelCell.maximumSide - 1), tall = min(rows, PixelCell.maximumSide - 1)
         switch output {
         case .symbols:
-            return converter.convert(pixels.cropped(to: asset.window), columns: columns, rows: rows)
-        case .iterm2(let cell):
-            let shown = min(rows, PixelCell.maximumSide - 1), wide = min(columns, PixelCell.maximumSide - 1)
-            let cropped = pixels.cropped(to: asset.window)
-            let sized = cropped.filling(width: wide * cell.width, height: shown * cell.height)
-            return CellImage(pixelImage: KittyGraphics.nextID(), columns: wide,
-                             strips: try ITerm2Images.strips(of: sized, cellHeight: cell.height, columns: wide),
-                             fallback: converter.convert(cropped, columns: wide, rows: shown).cells, reachesBelowItsRow: true)
+            return converter.convert(cropped, columns: columns, rows: rows)
         case .truecolorSymbols:
-            let shown = min(rows, PixelCell.maximumSide - 1), wide = min(columns, PixelCell.maximumSide - 1)
-            let mosaic = truecolorConverter.convert(pixels.cropped(to: asset.window), columns: wide, rows: shown).cells
+            let mosaic = truecolorConverter.convert(cropped, columns: wide, rows: tall).cells
             return CellImage(pixelImage: KittyGraphics.nextID(), columns: wide, strips: TextStrips.strips(of: mosaic, columns: wide),
                              fallback: TextStrips.paletteCells(mosaic), reachesBelowItsRow: false)
         case .kitty(let cell, let throughTmux):
             // Exactly the placement's pixels, so the terminal scales nothing.
             let shown = min(rows, KittyGraphics.diacritics.count)
-            let sized = pixels.cropped(to: asset.window).filling(width: columns * cell.width, height: shown * cell.height)
+            let sized = cropped.filling(width: columns * cell.width, height: shown * cell.height)
             let id = KittyGraphics.nextID()
             let png = try PNGCodec.encode(sized, fast: true)
             return CellImage(kittyImage: id, columns: columns, rows: shown, pixels: sized.width * sized.height,
                              transmission: KittyGraphics.transmission(png: png, id: id, columns: columns, rows: shown, throughTmux: throughTmux))
         case .sixel(let cell, let colors):
-            let shown = min(rows, PixelCell.maximumSide - 1), wide = min(columns, PixelCell.maximumSide - 1)
-            let cropped = pixels.cropped(to: asset.window)
-            let sized = cropped.filling(width: wide * cell.width, height: shown * cell.height)
+            let sized = cropped.filling(width: wide * cell.width, height: tall * cell.height)
             return CellImage(pixelImage: KittyGraphics.nextID(), columns: wide,
                              strips: SixelEncoder.strips(of: sized, cellHeight: cell.height, colors: colors),
-                             fallback: converter.convert(cropped, columns: wide, rows: shown).cells, reachesBelowItsRow: true)
+                             fallback: converter.convert(cropped, columns: wide, rows: tall).cells, reachesBelowItsRow: true)
+        case .iterm2(let cell):
+            let sized = cropped.filling(width: wide * cell.width, height: tall * cell.height)
+            return CellImage(pixelImage: KittyGraphics.nextID(), columns: wide,
+                             strips: try ITerm2Images.strips(of: sized, cellHeight: cell.height, columns: wide),
+                             fallback: converter.convert(cropped, columns: wide, rows: tall).cells, reachesBelowItsRow: true)
         }
     }
 
