@@ -4,8 +4,9 @@ import TerminalFront
 
 /// `--graphics`: how thumbnails reach the screen.
 enum GraphicsRequest: String, ExpressibleByArgument, CaseIterable, Sendable {
-    /// Ask the terminal: kitty graphics when it answers kitty's query, else sixel when its
-    /// device attributes list sixel (and it says its cell size), else symbols.
+    /// Ask the terminal: kitty graphics when it answers kitty's query (with 24-bit colour),
+    /// else iTerm2's images when `TERM_PROGRAM` or `LC_TERMINAL` names iTerm2, else sixel
+    /// when its device attributes list sixel (and it says its cell size), else symbols.
     case auto
     /// kitty's graphics protocol with Unicode placeholders (kitty, Ghostty, WezTerm …).
     case kitty
@@ -32,7 +33,7 @@ struct GraphicsChoice {
     /// Symbols in 24-bit colour, drawn by the presenter (the terminal has direct colour).
     var truecolorSymbols = false
     /// Colours a sixel image may use (the terminal's registers, at most 128).
-    var sixelColors = 256
+    var sixelColors = 128
 
     /// A cell's size in pixels when the terminal does not say (a common 10×20 font).
     static let usualCellPixels = (width: 10, height: 20)
