@@ -49,8 +49,9 @@ public final class AssetStore {
     /// Symbols always: `--images sync` prepares anew at every configuration, uncached, so
     /// kitty images made there would pile up in the terminal.
     private lazy var preparerHere = ImagePreparer(colorMode: colorMode, thumbnails: thumbnails)
-    /// Symbol mosaics, or kitty images (whose transmissions and deletions this store queues
-    /// for the terminal: ``takeTerminalOutput()``).
+    /// Symbol mosaics, kitty images (whose transmissions and deletions this store queues
+    /// for the terminal: ``takeTerminalOutput(keeping:)``), or pictures the presenter draws
+    /// from strips (handed over and forgotten through ``takePixelImageChanges(keeping:)``).
     public let output: ImageOutput
     /// Escape sequences for the terminal that are not cells, in order (kitty transmissions
     /// of images about to be shown, deletions of images that left the cache).
@@ -119,24 +120,24 @@ public final class AssetStore {
         }
     }
 
-    /// Caches `image`; kitty images that leave the cache are deleted from the terminal too,
-    /// so the terminal holds no more images than the cache does.
+    /// Caches `image`; kitty images and strip pictures that leave the cache are deleted from
+    /// the terminal or the presenter too, so neither holds more images than the cache does.
     private func cacheAndDeleteEvicted(_ image: CellImage, for key: PreparedImageKey) {
         for gone in cache.insert(image, for: key) {
             if let id = gone.graphicID { imagesToDelete.insert(id) }
         }
     }
 
-    /// kitty images that left the cache, to be deleted from the terminal once no cell
+    /// Images (kitty, or strip pictures) that left the cache, to be deleted once no cell
     /// shows them (a cell keeps its image after the cache let it go).
     private var imagesToDelete = Set<UInt32>()
 
-    /// Sixel images delivered since the last ``takePixelImageChanges(keeping:)``, for the
-    /// presenter to keep until they leave the cache.
+    /// Pictures the presenter draws (sixel, iTerm2, 24-bit symbols) delivered since the last
+    /// ``takePixelImageChanges(keeping:)``, for it to keep until they leave the cache.
     private var pixelImagesDefined: [PixelImage] = []
 
-    /// The sixel images delivered since the last call (the presenter keeps them to draw
-    /// their cells), and the ids of those that left the cache and are not in `shown` (the
+    /// The pictures delivered since the last call (the presenter keeps them to draw their
+    /// cells), and the ids of those that left the cache and are not in `shown` (the
     /// presenter forgets them; the others wait, as kitty deletions do).
     public func takePixelImageChanges(keeping shown: Set<UInt32> = []) -> (defined: [PixelImage], forgotten: [UInt32]) {
         var forgotten: [UInt32] = []
@@ -233,7 +234,8 @@ public final class AssetStore {
         if let arrived = loader.inbox.drainIfAvailable(), !arrived.isEmpty {
             for completion in arrived {
                 switch completion.result {
-                // A kitty or sixel image is cached when it is handed over (below), not before.
+                // An image with something for the terminal (a kitty transmission, strips for
+                // the presenter) is cached when that is handed over (below), not before.
                 case .success(let image): if !image.hasTerminalPayload { cacheAndDeleteEvicted(image, for: completion.key) }
                 case .failure(let error): failures[completion.key] = error
                 }

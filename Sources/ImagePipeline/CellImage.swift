@@ -26,8 +26,9 @@ public struct CellImage: Sendable, Hashable {
     public let colorMode: CellColorMode
     /// Row by row.
     public let cells: [Cell]
-    /// The kitty image these cells are placeholders of (``KittyGraphics``), or the sixel
-    /// image they stand for (``PixelCell``); nil for a symbol mosaic.
+    /// The kitty image these cells are placeholders of (``KittyGraphics``), or the picture
+    /// they stand for (``PixelCell``: sixel, iTerm2, 24-bit symbols); nil for a symbol
+    /// mosaic the cells themselves show.
     public let graphicID: UInt32?
     /// The escape sequences that send that image to the terminal: carried from the worker
     /// to the store, which sends them once and caches the image without them.
@@ -35,14 +36,14 @@ public struct CellImage: Sendable, Hashable {
     /// Where chafa sets no colour (the foreground of a blank cell): draw the default.
     public static let noColor = UInt32.max
 
-    /// The strips (sixel, or 24-bit symbols) these cells stand for, carried from the worker to the store, which
-    /// hands them to the presenter once (``AssetStore/takePixelImageChanges(keeping:)``)
-    /// and caches the image without them.
+    /// The strips these cells stand for, carried from the worker to the store, which hands
+    /// them to the presenter once (``AssetStore/takePixelImageChanges(keeping:)``) and
+    /// caches the image without them.
     public private(set) var pixelImage: PixelImage?
 
-    /// What the terminal holds for this image (a kitty image's decoded pixels, a sixel
-    /// image's strips kept by the presenter), counted in ``byteCost`` so that the cache's
-    /// limit bounds that memory too.
+    /// What the terminal holds for this image (a kitty image's decoded pixels), or the
+    /// presenter (a picture's strips and fallback), counted in ``byteCost`` so that the
+    /// cache's limit bounds that memory too.
     public let terminalBytes: Int
 
     /// Placeholder cells of kitty image `id` (`pixels` in the terminal once decoded), and
@@ -58,7 +59,7 @@ public struct CellImage: Sendable, Hashable {
     }
 
     /// Cells standing for image `id` that the presenter draws from `strips`, one per row of
-    /// cells (``PixelCell``): sixel, or 24-bit symbols (``TextStrips``).
+    /// cells (``PixelCell``): sixel, iTerm2 images, or 24-bit symbols (``TextStrips``).
     public init(pixelImage id: UInt32, columns: Int, strips: [[UInt8]], fallback: [Cell], reachesBelowItsRow: Bool) {
         let image = PixelImage(id: id, columns: columns, strips: strips, fallback: fallback, reachesBelowItsRow: reachesBelowItsRow)
         self.columns = columns
