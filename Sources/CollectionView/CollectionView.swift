@@ -152,12 +152,25 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
         }
     }
 
+    /// Lays the items out again (a new width, or new data); live cells whose size changed
+    /// are configured again, since what they show may depend on it (a thumbnail is made
+    /// for its cell's size: kept, it would be cut, and a pixel image cut is not drawn).
     func relayout() {
+        let sizes = live.mapValues { layout.frame(for: $0.indexPath) }
         layout.prepare(width: viewport.width, sectionCounts: snapshot.sectionIdentifiers.map { snapshot.numberOfItems(inSection: $0) })
         physics.setSizes(content: layout.contentHeight, viewport: viewport.height)
+        var resized: [ItemID] = []
         for (item, entry) in live {
-            if let path = snapshot.indexPath(for: item) { live[item]?.indexPath = path } else { retire(entry, endDisplay: entry.isVisible); live[item] = nil }
+            guard let path = snapshot.indexPath(for: item) else {
+                retire(entry, endDisplay: entry.isVisible)
+                live[item] = nil
+                continue
+            }
+            live[item]?.indexPath = path
+            let now = layout.frame(for: path)
+            if let before = sizes[item], before.width != now.width || before.height != now.height { resized.append(item) }
         }
+        if !resized.isEmpty { reconfigure(resized) }
     }
 
     // MARK: Scrolling

@@ -163,6 +163,40 @@ import Testing
     /// kitty graphics through the whole app: each image is transmitted once, in the frame
     /// its cells first show, and deleted from the terminal when the cache lets it go; no cell
     /// ever names an image the terminal does not have.
+    /// After a resize changes the thumbnails' size, the new pictures arrive and the cells
+    /// show them (pixel cells, not the placeholder mosaic).
+    @Test func afterAResizeSixelThumbnailsArriveAtTheirNewSize() throws {
+        var options = GridSimulation.options(nil, seconds: 3600, posts: 1000, rate: .hz60)
+        options.graphics = .sixel
+        let grid = try GridSimulation(options)
+        grid.settle()
+        func pixelCells() -> Int {
+            let screen = grid.backend.screen
+            var count = 0
+            for y in 0..<screen.rows { for x in 0..<screen.columns where PixelCell.decode(screen[x, y]) != nil { count += 1 } }
+            return count
+        }
+        #expect(pixelCells() > 1000)
+        grid.backend.resize(rows: 40, columns: 116)
+        grid.press(.resize)
+        grid.settle()
+        #expect(grid.placeholdersOnScreen == 0, "thumbnails at the new size arrived")
+        #expect(pixelCells() > 1000, "and show as pixel cells: \(pixelCells())")
+        // Each shows whole: as many cells in a row as its picture has columns (a thumbnail
+        // kept from the old size would be cut, and a cut row is never drawn as pixels).
+        var widths: [UInt32: [Int: Int]] = [:]
+        let screen = grid.backend.screen
+        for y in 0..<screen.rows {
+            for x in 0..<screen.columns {
+                if let cell = PixelCell.decode(screen[x, y]) { widths[cell.image, default: [:]][y, default: 0] += 1 }
+            }
+        }
+        for (id, rows) in widths {
+            let columns = grid.backend.pixelImages[id]?.columns
+            #expect(rows.values.allSatisfy { $0 == columns }, "image \(id): rows of \(Set(rows.values).sorted()) cells, picture \(String(describing: columns)) columns")
+        }
+    }
+
     /// Sixel: the presenter is given each image before a cell names it, and told to forget
     /// it only once it left the cache and no cell shows it.
     @Test func sixelImagesReachThePresenterBeforeTheirCellsAndLeaveWithTheCache() throws {
