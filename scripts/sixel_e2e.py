@@ -12,7 +12,10 @@ Starts Xvfb and an xterm emulating a VT340 (sixel graphics) running the app with
   2. after `j j j` moves the selection past the screen's edge and the grid scrolls, a band of a
      thumbnail from the first screenshot appears again, pixel for pixel, a whole number of
      text rows higher (moved by the terminal's scrolling or drawn again at its new place);
-  3. `q` quits with status 0.
+  3. after the window is made smaller (xdotool windowsize: a resize the app relays out for),
+     the thumbnails come back as photo pixels at their new size (a cut thumbnail row is
+     never drawn as pixels, so a grid that kept its old thumbnails would show mosaics);
+  4. `q` quits with status 0.
 Needs xterm, xvfb, x11-apps (xwd), netpbm (xwdtopnm), xfonts-base and xdotool; exits 2 naming
 what is missing. Times nothing: it polls the screen until it settles (or 30 s pass).
 """
@@ -160,13 +163,24 @@ def main():
             fail("the screen did not change after j j j")
         if not found:
             fail("no thumbnail band of the first screen is found, moved up, in the second")
+        window = subprocess.run(["xdotool", "search", "--class", "xterm"], env=env, capture_output=True, text=True).stdout.split()
+        if not window:
+            fail("the xterm window is not found")
+        subprocess.run(["xdotool", "windowsize", window[0], "700", "500"], env=env, check=True)
+        resized = settle(env, 300, time.monotonic() + 30)
+        resized_cells = len(resized.photo_cells())
+        if options.keep:
+            with open(os.path.join(options.keep, "resized.ppm"), "wb") as out:
+                out.write(b"P6 %d %d 255\n" % (resized.width, resized.height) + resized.rgb)
+        if resized_cells < 300:
+            fail(f"after the window was made smaller: {resized_cells} photo cells (thumbnails not redrawn at their new size)")
         keys(env, "q")
         status = app.wait(timeout=10)
         if status != 0:
             fail(f"xterm (and the app) exited with {status}")
         print(f"sixel_e2e: PASS: {len(photo)} photo cells on the first screen (symbols mode: {symbol_cells}); "
               f"after j j j the thumbnail band of text row {found[0]} is at row {found[0] - found[1]}, pixel for pixel; "
-              f"{len(second.photo_cells())} photo cells after the scroll")
+              f"{len(second.photo_cells())} photo cells after the scroll, {resized_cells} after the window was made smaller")
     finally:
         subprocess.run(["pkill", "-P", str(os.getpid()), "xterm"], capture_output=True)
         server.terminate()
