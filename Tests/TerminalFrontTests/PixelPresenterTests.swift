@@ -8,92 +8,96 @@ import Glibc
 
 /// Pixel cells (sixel) on a headless screen: which image rows a frame draws as strips,
 /// which it leaves to the terminal's scrolling, and which show their symbol fallback.
-@Suite(.serialized) struct PixelPresenterTests {
-    static let rows = 12, columns = 40
-    /// A 4×3-cell image whose strips are 1,000 bytes each and whose fallback reads "F".
-    static let image = PixelImage(id: 7, columns: 4, strips: (0..<3).map { row in
-        Array("\u{1B}P0;1;0q\"1;1;40;20#0;2;\(row);0;0".utf8) + [UInt8](repeating: 126, count: 1000 - 28) + [0x1B, 0x5C]
-    }, fallback: [Cell](repeating: Cell("F"), count: 12), reachesBelowItsRow: true)
+/// Nested in `PresenterTests`, whose serialization covers it: ncurses has one screen per
+/// process, and two suites presenting at once drew into each other's.
+extension PresenterTests {
+    @Suite struct PixelCells {
+        static let rows = 12, columns = 40
+        /// A 4×3-cell image whose strips are 1,000 bytes each and whose fallback reads "F".
+        static let image = PixelImage(id: 7, columns: 4, strips: (0..<3).map { row in
+            Array("\u{1B}P0;1;0q\"1;1;40;20#0;2;\(row);0;0".utf8) + [UInt8](repeating: 126, count: 1000 - 28) + [0x1B, 0x5C]
+        }, fallback: [Cell](repeating: Cell("F"), count: 12), reachesBelowItsRow: true)
 
-    static func canvas(imageTop top: Int, left: Int = 2) -> Canvas {
-        var canvas = Canvas(columns: columns, rows: rows)
-        for y in 0..<rows { canvas.draw("row \(y)", at: Point(x: 20, y: y)) }
-        canvas.blit(PixelGrid(image: image), at: Point(x: left, y: top), clip: Rect(x: 0, y: 0, width: columns, height: rows))
-        return canvas
-    }
-
-    struct PixelGrid: CellGrid {
-        let image: PixelImage
-        var gridColumns: Int { image.columns }
-        var gridRows: Int { image.rows }
-        func cell(column: Int, row: Int) -> Cell { PixelCell.cell(image: image.id, row: row, column: column) }
-    }
-
-    static func glyph(x: Int, y: Int) -> Character {
-        Unicode.Scalar(UInt32(cnc_glyph_at(cnc_stdscr(), Int32(y), Int32(x)))).map(Character.init) ?? "?"
-    }
-
-    func withPresenter(_ body: (CanvasPresenter) throws -> Void) throws {
-        setenv("TERM", "xterm-256color", 1)
-        let session = TerminalSession()
-        try session.startHeadless(rows: Self.rows, columns: Self.columns)
-        defer { session.end() }
-        let presenter = CanvasPresenter(session: session)
-        try #require(presenter.countsBytes, "this kernel keeps no per-thread write count")
-        presenter.enablePixelImages()
-        presenter.updatePixelImages(defined: [Self.image], forgotten: [])
-        try body(presenter)
-    }
-
-    @Test func rowsAreDrawnOnceAndScrolledByTheTerminal() throws {
-        try withPresenter { presenter in
-            presenter.present(Self.canvas(imageTop: 4))
-            #expect(presenter.pixelStripsInLastFrame == 3 && presenter.bytesInLastFrame > 3000)
-            #expect(Self.glyph(x: 2, y: 4).isLetter && Self.glyph(x: 2, y: 4) != "F", "a concealed marker, not text")
-            presenter.present(Self.canvas(imageTop: 4))
-            #expect(presenter.pixelStripsInLastFrame == 0 && presenter.bytesInLastFrame < 32, "nothing changed, nothing sent")
-            // Two rows up: the terminal moves the pixels; no strip is sent again.
-            presenter.present(Self.canvas(imageTop: 2), scrolled: (1..<11, 2))
-            #expect(presenter.pixelStripsInLastFrame == 0 && presenter.bytesInLastFrame < 1000, "\(presenter.bytesInLastFrame) bytes")
-            // Cut by the top: the rows still on screen stay; coming back down exposes row 0.
-            presenter.present(Self.canvas(imageTop: -1), scrolled: (0..<12, 3))
-            #expect(presenter.pixelStripsInLastFrame == 0)
-            presenter.present(Self.canvas(imageTop: 0), scrolled: (0..<12, -1))
-            #expect(presenter.pixelStripsInLastFrame == 1, "the one exposed image row")
-            presenter.updatePixelImages(defined: [], forgotten: [7])
-            #expect(presenter.pixelImageCount == 0)
+        static func canvas(imageTop top: Int, left: Int = 2) -> Canvas {
+            var canvas = Canvas(columns: columns, rows: rows)
+            for y in 0..<rows { canvas.draw("row \(y)", at: Point(x: 20, y: y)) }
+            canvas.blit(PixelGrid(image: image), at: Point(x: left, y: top), clip: Rect(x: 0, y: 0, width: columns, height: rows))
+            return canvas
         }
-    }
 
-    @Test func pastTheBudgetRowsShowTheirFallbackUntilLaterFrames() throws {
-        try withPresenter { presenter in
-            presenter.pixelBytesPerFrame = 1500
-            presenter.present(Self.canvas(imageTop: 4))
-            #expect(presenter.pixelStripsInLastFrame == 1 && presenter.hasDeferredPixels, "the first strip always goes; the rest wait")
-            #expect(Self.glyph(x: 2, y: 5) == "F" && Self.glyph(x: 5, y: 6) == "F", "rows past the budget show the fallback")
-            presenter.present(Self.canvas(imageTop: 4))
-            #expect(presenter.pixelStripsInLastFrame == 1 && presenter.hasDeferredPixels)
-            presenter.present(Self.canvas(imageTop: 4))
-            #expect(presenter.pixelStripsInLastFrame == 1 && !presenter.hasDeferredPixels)
-            #expect(Self.glyph(x: 2, y: 6) != "F", "the last row's pixels are drawn")
-            presenter.present(Self.canvas(imageTop: 4))
-            #expect(presenter.pixelStripsInLastFrame == 0 && presenter.bytesInLastFrame < 32)
+        struct PixelGrid: CellGrid {
+            let image: PixelImage
+            var gridColumns: Int { image.columns }
+            var gridRows: Int { image.rows }
+            func cell(column: Int, row: Int) -> Cell { PixelCell.cell(image: image.id, row: row, column: column) }
         }
-    }
 
-    @Test func aRowThatCannotBeDrawnWholeShowsItsFallbackAndWaitsForNothing() throws {
-        try withPresenter { presenter in
-            var covered = Self.canvas(imageTop: 4)
-            covered.draw("x", at: Point(x: 3, y: 5))  // one cell of image row 1 covered
-            presenter.present(covered)
-            #expect(presenter.pixelStripsInLastFrame == 2 && !presenter.hasDeferredPixels)
-            #expect(Self.glyph(x: 2, y: 5) == "F" && Self.glyph(x: 3, y: 5) == "x")
-            // The screen's last line: a strip's last band could reach below it.
-            presenter.present(Self.canvas(imageTop: Self.rows - 3))
-            #expect(Self.glyph(x: 2, y: Self.rows - 1) == "F" && !presenter.hasDeferredPixels)
-            // Cut by the right edge: no strip for a partial row.
-            presenter.present(Self.canvas(imageTop: 4, left: Self.columns - 2))
-            #expect(presenter.pixelStripsInLastFrame == 0 && Self.glyph(x: Self.columns - 1, y: 4) == "F")
+        static func glyph(x: Int, y: Int) -> Character {
+            Unicode.Scalar(UInt32(cnc_glyph_at(cnc_stdscr(), Int32(y), Int32(x)))).map(Character.init) ?? "?"
+        }
+
+        func withPresenter(_ body: (CanvasPresenter) throws -> Void) throws {
+            setenv("TERM", "xterm-256color", 1)
+            let session = TerminalSession()
+            try session.startHeadless(rows: Self.rows, columns: Self.columns)
+            defer { session.end() }
+            let presenter = CanvasPresenter(session: session)
+            try #require(presenter.countsBytes, "this kernel keeps no per-thread write count")
+            presenter.enablePixelImages()
+            presenter.updatePixelImages(defined: [Self.image], forgotten: [])
+            try body(presenter)
+        }
+
+        @Test func rowsAreDrawnOnceAndScrolledByTheTerminal() throws {
+            try withPresenter { presenter in
+                presenter.present(Self.canvas(imageTop: 4))
+                #expect(presenter.pixelStripsInLastFrame == 3 && presenter.bytesInLastFrame > 3000)
+                #expect(Self.glyph(x: 2, y: 4).isLetter && Self.glyph(x: 2, y: 4) != "F", "a concealed marker, not text")
+                presenter.present(Self.canvas(imageTop: 4))
+                #expect(presenter.pixelStripsInLastFrame == 0 && presenter.bytesInLastFrame < 32, "nothing changed, nothing sent")
+                // Two rows up: the terminal moves the pixels; no strip is sent again.
+                presenter.present(Self.canvas(imageTop: 2), scrolled: (1..<11, 2))
+                #expect(presenter.pixelStripsInLastFrame == 0 && presenter.bytesInLastFrame < 1000, "\(presenter.bytesInLastFrame) bytes")
+                // Cut by the top: the rows still on screen stay; coming back down exposes row 0.
+                presenter.present(Self.canvas(imageTop: -1), scrolled: (0..<12, 3))
+                #expect(presenter.pixelStripsInLastFrame == 0)
+                presenter.present(Self.canvas(imageTop: 0), scrolled: (0..<12, -1))
+                #expect(presenter.pixelStripsInLastFrame == 1, "the one exposed image row")
+                presenter.updatePixelImages(defined: [], forgotten: [7])
+                #expect(presenter.pixelImageCount == 0)
+            }
+        }
+
+        @Test func pastTheBudgetRowsShowTheirFallbackUntilLaterFrames() throws {
+            try withPresenter { presenter in
+                presenter.pixelBytesPerFrame = 1500
+                presenter.present(Self.canvas(imageTop: 4))
+                #expect(presenter.pixelStripsInLastFrame == 1 && presenter.hasDeferredPixels, "the first strip always goes; the rest wait")
+                #expect(Self.glyph(x: 2, y: 5) == "F" && Self.glyph(x: 5, y: 6) == "F", "rows past the budget show the fallback")
+                presenter.present(Self.canvas(imageTop: 4))
+                #expect(presenter.pixelStripsInLastFrame == 1 && presenter.hasDeferredPixels)
+                presenter.present(Self.canvas(imageTop: 4))
+                #expect(presenter.pixelStripsInLastFrame == 1 && !presenter.hasDeferredPixels)
+                #expect(Self.glyph(x: 2, y: 6) != "F", "the last row's pixels are drawn")
+                presenter.present(Self.canvas(imageTop: 4))
+                #expect(presenter.pixelStripsInLastFrame == 0 && presenter.bytesInLastFrame < 32)
+            }
+        }
+
+        @Test func aRowThatCannotBeDrawnWholeShowsItsFallbackAndWaitsForNothing() throws {
+            try withPresenter { presenter in
+                var covered = Self.canvas(imageTop: 4)
+                covered.draw("x", at: Point(x: 3, y: 5))  // one cell of image row 1 covered
+                presenter.present(covered)
+                #expect(presenter.pixelStripsInLastFrame == 2 && !presenter.hasDeferredPixels)
+                #expect(Self.glyph(x: 2, y: 5) == "F" && Self.glyph(x: 3, y: 5) == "x")
+                // The screen's last line: a strip's last band could reach below it.
+                presenter.present(Self.canvas(imageTop: Self.rows - 3))
+                #expect(Self.glyph(x: 2, y: Self.rows - 1) == "F" && !presenter.hasDeferredPixels)
+                // Cut by the right edge: no strip for a partial row.
+                presenter.present(Self.canvas(imageTop: 4, left: Self.columns - 2))
+                #expect(presenter.pixelStripsInLastFrame == 0 && Self.glyph(x: Self.columns - 1, y: 4) == "F")
+            }
         }
     }
 }
