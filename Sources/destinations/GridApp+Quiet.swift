@@ -24,7 +24,7 @@ extension GridApp {
         var due: [Duration] = []
         if screen.state.showsHUD, let last = lastFrameTick { due.append(last + Self.quietHUDInterval) }
         if let driver = scenario, let next = driver.nextKeyTime { due.append(startedAt + next) }
-        if let end = options.duration { due.append(startedAt + end) }
+        if let end = runEnd { due.append(end) }
         if let next = screen.store.nextDueTime { due.append(next) }
         return due.min()
     }

@@ -84,7 +84,17 @@ final class GridApp: FrameDelegate {
     }
 
     /// Whether the run is over: `q`, or the scenario's duration has passed.
-    var isDone: Bool { screen.state.quit || options.duration.map { clock.now - startedAt >= $0 } ?? false }
+    var isDone: Bool { screen.state.quit || runEnd.map { clock.now >= $0 } ?? false }
+
+    /// When the run ends: its duration after the start; for `--scenario idle`, after the
+    /// first screen is complete (the idle time measured is the duration asked for, however
+    /// long the thumbnails took on a loaded machine), or 20 s past the duration if it never
+    /// completes.
+    var runEnd: Duration? {
+        guard let duration = options.duration else { return nil }
+        guard scenario?.kind == .idle else { return startedAt + duration }
+        return idleMeasurement.map { $0.startedAt + duration } ?? startedAt + duration + .seconds(20)
+    }
 
     /// Runs until `q`, the duration, a signal or a hang-up; the terminal is restored
     /// before it returns.
