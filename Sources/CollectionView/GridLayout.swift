@@ -69,6 +69,9 @@ public struct GridLayout: Sendable, Equatable {
         return usable / columns + (column < usable % columns ? 1 : 0)
     }
 
+    /// Width of the narrowest column (the last): what content made for "any column" fits.
+    public var narrowestItemWidth: Int { itemWidth(column: columns - 1) }
+
     private func columnX(_ column: Int) -> Int {
         let usable = width - (columns - 1) * spacing
         let base = usable / columns, extra = usable % columns

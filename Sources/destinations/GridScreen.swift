@@ -164,8 +164,10 @@ final class GridScreen: CollectionViewPrefetching {
 
     func likes(of id: Int) -> Int { catalogue.likes(ofPost: id - 1) + state.likesAdded(to: id) }
 
+    /// One thumbnail size for every column (the narrowest's): an item that moves to a column
+    /// one cell wider keeps its prepared thumbnail instead of needing another.
     private func thumbnailKey(for id: Int, at path: IndexPath) -> PreparedImageKey {
-        let size = PostCell.thumbnailSize(width: view.layout.frame(for: path).width)
+        let size = PostCell.thumbnailSize(width: view.layout.narrowestItemWidth)
         return PreparedImageKey(asset: catalogue.post(id - 1).asset, columns: size.columns, rows: size.rows)
     }
 
