@@ -37,15 +37,11 @@ extension PresenterTests {
         }
 
         func withPresenter(_ body: (CanvasPresenter) throws -> Void) throws {
-            setenv("TERM", "xterm-256color", 1)
-            let session = TerminalSession()
-            try session.startHeadless(rows: Self.rows, columns: Self.columns)
-            defer { session.end() }
-            let presenter = CanvasPresenter(session: session)
-            try #require(presenter.countsBytes, "this kernel keeps no per-thread write count")
-            presenter.enablePixelImages()
-            presenter.updatePixelImages(defined: [Self.image], forgotten: [])
-            try body(presenter)
+            try PresenterTests.withHeadlessPresenter(rows: Self.rows, columns: Self.columns) { presenter in
+                presenter.enablePixelImages()
+                presenter.updatePixelImages(defined: [Self.image], forgotten: [])
+                try body(presenter)
+            }
         }
 
         @Test func rowsAreDrawnOnceAndScrolledByTheTerminal() throws {

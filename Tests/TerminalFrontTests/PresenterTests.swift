@@ -28,37 +28,44 @@ import Glibc
         String((0..<columns).compactMap { x in Unicode.Scalar(UInt32(cnc_glyph_at(cnc_stdscr(), Int32(row), Int32(x)))).map(Character.init) })
     }
 
-    @Test func aScrolledFrameSendsAboutTheExposedRowsAndShowsTheRightScreen() throws {
+    /// A presenter on a headless xterm-256color screen of `rows` × `columns`, ended after `body`.
+    static func withHeadlessPresenter(rows: Int, columns: Int, _ body: (CanvasPresenter) throws -> Void) throws {
         setenv("TERM", "xterm-256color", 1)
         let session = TerminalSession()
-        try session.startHeadless(rows: Self.rows, columns: Self.columns)
+        try session.startHeadless(rows: rows, columns: columns)
         defer { session.end() }
         let presenter = CanvasPresenter(session: session)
         try #require(presenter.countsBytes, "this kernel keeps no per-thread write count")
-        presenter.present(Self.canvas(firstLine: 0))
-        let fullPaint = presenter.bytesInLastFrame
-        #expect(fullPaint > 28 * 80, "every cell of the first frame is sent")
+        try body(presenter)
+    }
 
-        // Three rows further down: rows 1...28 move up by three, three new rows appear.
-        presenter.present(Self.canvas(firstLine: 3), scrolled: (1..<(Self.rows - 1), 3))
-        let scrolled = presenter.bytesInLastFrame
-        let perRow = Double(fullPaint) / 28
-        #expect(Double(scrolled) < 1.5 * 3 * perRow, "a scroll by 3 rows sent \(scrolled) bytes; a row costs \(perRow)")
-        #expect(presenter.cellsWritten <= 3 * Self.columns + Self.columns, "only the exposed rows are written (\(presenter.cellsWritten) cells)")
-        #expect(Self.screenText(row: 1).hasPrefix("line 3 "))
-        #expect(Self.screenText(row: 28).hasPrefix("line 30 "))
-        #expect(Self.screenText(row: 0).hasPrefix("header") && Self.screenText(row: 29).hasPrefix("footer"))
+    @Test func aScrolledFrameSendsAboutTheExposedRowsAndShowsTheRightScreen() throws {
+        try Self.withHeadlessPresenter(rows: Self.rows, columns: Self.columns) { presenter in
+            presenter.present(Self.canvas(firstLine: 0))
+            let fullPaint = presenter.bytesInLastFrame
+            #expect(fullPaint > 28 * 80, "every cell of the first frame is sent")
 
-        // A wrong hint costs bytes, never correctness.
-        presenter.present(Self.canvas(firstLine: 4), scrolled: (1..<(Self.rows - 1), -2))
-        #expect(Self.screenText(row: 1).hasPrefix("line 4 "))
-        #expect(Self.screenText(row: 28).hasPrefix("line 31 "))
+            // Three rows further down: rows 1...28 move up by three, three new rows appear.
+            presenter.present(Self.canvas(firstLine: 3), scrolled: (1..<(Self.rows - 1), 3))
+            let scrolled = presenter.bytesInLastFrame
+            let perRow = Double(fullPaint) / 28
+            #expect(Double(scrolled) < 1.5 * 3 * perRow, "a scroll by 3 rows sent \(scrolled) bytes; a row costs \(perRow)")
+            #expect(presenter.cellsWritten <= 3 * Self.columns + Self.columns, "only the exposed rows are written (\(presenter.cellsWritten) cells)")
+            #expect(Self.screenText(row: 1).hasPrefix("line 3 "))
+            #expect(Self.screenText(row: 28).hasPrefix("line 30 "))
+            #expect(Self.screenText(row: 0).hasPrefix("header") && Self.screenText(row: 29).hasPrefix("footer"))
 
-        // Nothing changed: almost nothing is sent (the synchronized-output brackets, 16
-        // bytes, and at most a cursor move).
-        presenter.present(Self.canvas(firstLine: 4))
-        #expect(presenter.bytesInLastFrame < 32, "an unchanged frame sent \(presenter.bytesInLastFrame) bytes")
-        #expect(presenter.bytesWritten > fullPaint)
+            // A wrong hint costs bytes, never correctness.
+            presenter.present(Self.canvas(firstLine: 4), scrolled: (1..<(Self.rows - 1), -2))
+            #expect(Self.screenText(row: 1).hasPrefix("line 4 "))
+            #expect(Self.screenText(row: 28).hasPrefix("line 31 "))
+
+            // Nothing changed: almost nothing is sent (the synchronized-output brackets, 16
+            // bytes, and at most a cursor move).
+            presenter.present(Self.canvas(firstLine: 4))
+            #expect(presenter.bytesInLastFrame < 32, "an unchanged frame sent \(presenter.bytesInLastFrame) bytes")
+            #expect(presenter.bytesWritten > fullPaint)
+        }
     }
 
     /// An 8-colour terminal has 64 pairs; a screen needing more recycles them in rounds
