@@ -166,7 +166,7 @@ final class GridScreen: CollectionViewPrefetching {
 
     /// One thumbnail size for every column (the narrowest's): an item that moves to a column
     /// one cell wider keeps its prepared thumbnail instead of needing another.
-    private func thumbnailKey(for id: Int, at path: IndexPath) -> PreparedImageKey {
+    private func thumbnailKey(for id: Int) -> PreparedImageKey {
         let size = PostCell.thumbnailSize(width: view.layout.narrowestItemWidth)
         return PreparedImageKey(asset: catalogue.post(id - 1).asset, columns: size.columns, rows: size.rows)
     }
@@ -180,7 +180,7 @@ final class GridScreen: CollectionViewPrefetching {
         cell.likes = likes(of: id)
         cell.isSelected = id == state.selected
         if cellCost > .zero { clock.spin(for: cellCost) }
-        let key = thumbnailKey(for: id, at: path)
+        let key = thumbnailKey(for: id)
         // `--images sync`: decoded at full size, here, while the frame waits.
         let asset = state.imageMode == .sync ? store.prepareOnThisThread(key) : store.asset(for: key)
         cell.image = asset.image
@@ -202,7 +202,7 @@ final class GridScreen: CollectionViewPrefetching {
         guard state.imageMode == .async else { return }
         for path in indexPaths {
             guard let id = source.itemIdentifier(for: path) else { continue }
-            let key = thumbnailKey(for: id, at: path)
+            let key = thumbnailKey(for: id)
             if case .placeholder = store.asset(for: key) { requestThumbnail(id, key: key, at: path) }
         }
     }
@@ -210,7 +210,7 @@ final class GridScreen: CollectionViewPrefetching {
     func cancelPrefetching(at indexPaths: [IndexPath]) {
         for path in indexPaths {
             guard let id = source.itemIdentifier(for: path) else { continue }
-            store.cancelDownload(of: thumbnailKey(for: id, at: path))
+            store.cancelDownload(of: thumbnailKey(for: id))
         }
     }
 
