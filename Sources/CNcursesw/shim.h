@@ -71,11 +71,15 @@ static inline int cnc_wheel_direction(void) {
     return 0;
 }
 
-/// The interactive screen on standard output and input, like initscr() but for the
-/// terminfo entry `term` (which may differ from TERM: a direct-colour variant). Unlike
-/// initscr(), fails with 0 instead of exiting.
-static inline int cnc_start_interactive(const char *term) {
-    SCREEN *screen = newterm(term, stdout, stdin);
+/// The interactive screen, like initscr() but for the terminfo entry `term` (which may
+/// differ from TERM: a direct-colour variant), with its output on `out_fd` (a descriptor of the terminal, which
+/// TerminalSession later points at a capture file: ncurses then writes each update into
+/// memory, and the frame loop hands it to the terminal without blocking) and its input on
+/// standard input. Unlike initscr(), fails with 0 instead of exiting.
+static inline int cnc_start_interactive_on(const char *term, int out_fd) {
+    FILE *out = fdopen(out_fd, "w");
+    if (!out) return 0;
+    SCREEN *screen = newterm(term, out, stdin);
     if (!screen) return 0;
     set_term(screen);
     return 1;

@@ -9,6 +9,7 @@
 #include "terminal_restore.h"
 
 #include <signal.h>
+#include <sys/mman.h>
 #include <string.h>
 #include <termios.h>
 #include <unistd.h>
@@ -17,7 +18,9 @@ static struct termios saved_termios;
 static volatile sig_atomic_t have_saved_termios = 0;
 static int terminal_fd = 1;
 static struct sigaction previous_actions[65];
-static const char reset_sequence[] = "\033[?2026l\033[0m\033[?1000l\033[?1002l\033[?1006l\033[?25h\033[?1049l\r\n";
+// CAN and ST first: the frame writer may have been in the middle of a sixel or kitty
+// image (a DCS or APC string), whose parser would swallow the reset otherwise.
+static const char reset_sequence[] = "\030\033\\\033[?2026l\033[0m\033[?1000l\033[?1002l\033[?1006l\033[?25h\033[?1049l\r\n";
 
 static const char *line_for(int sig) {
     switch (sig) {
@@ -62,6 +65,28 @@ void terminal_restore_install(void) {
     }
 }
 
+static volatile sig_atomic_t resized = 0;
+
+static void resize_handler(int sig) {
+    (void)sig;
+    resized = 1;
+}
+
+void terminal_resize_install(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = resize_handler;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;  // no SA_RESTART: the frame loop's poll must wake
+    sigaction(SIGWINCH, &action, NULL);
+}
+
+int terminal_resize_take(void) {
+    if (!resized) return 0;
+    resized = 0;
+    return 1;
+}
+
 void terminal_restore_crash_for_test(int sig) {
     if (sig == SIGSEGV) {
         volatile int *nowhere = (volatile int *)16;
@@ -72,4 +97,8 @@ void terminal_restore_crash_for_test(int sig) {
         one = one / zero;
     }
     raise(sig);
+}
+
+int terminal_capture_file(void) {
+    return memfd_create("destinations-frames", MFD_CLOEXEC);
 }

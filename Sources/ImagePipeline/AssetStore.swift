@@ -225,7 +225,8 @@ public final class AssetStore {
     /// cell, and a frame can afford only so many); returns how many ran. Every prepared
     /// image that arrived is cached, delivered or not.
     ///
-    /// A frame sends at most `transmissionBytes` of kitty images (the first one always);
+    /// A frame sends at most `transmissionBytes` of kitty images (the first one always, unless
+    /// the budget is 0: the terminal is behind);
     /// completions past that wait in the backlog, in order, for the next frames.
     @discardableResult
     public func deliverCompletions(limit: Int = .max, transmissionBytes: Int = .max) -> Int {
@@ -250,7 +251,7 @@ public final class AssetStore {
             if case .success(let image) = completion.result, image.hasTerminalPayload {
                 let cancelled = pending[completion.request]?.cancellable.isCancelled ?? true
                 if !cancelled {
-                    if transmitted > 0 && transmitted + image.transmission.count > transmissionBytes { break }
+                    if (transmitted > 0 || transmissionBytes <= 0) && transmitted + image.transmission.count > transmissionBytes { break }
                     transmitted += image.transmission.count
                     terminalOutput += image.transmission
                     if let pixels = image.pixelImage { pixelImagesDefined.append(pixels) }

@@ -21,9 +21,17 @@ public struct FrameRecord: Sendable, Hashable {
     public let idleJobs: [IdleJobRecord]
     /// Idle jobs that were ready but predicted not to fit.
     public let declinedJobs: Int
+    /// At this frame's tick the terminal had not yet taken the frame before (it missed its
+    /// deadline: a **terminal hitch** of one tick; this frame was coalesced into a later one).
+    public var terminalBehind = false
+    /// The period of the tick, counted as terminal hitch time when `terminalBehind`.
+    public var period: Duration = .zero
 
     public var commitDuration: Duration { commitEnd - commitStart }
+    /// The commit ended after its deadline.
     public var isHitch: Bool { hitchTime > .zero }
+    /// Hitch time of either kind: the commit's lateness, plus a tick the terminal was behind.
+    public var totalHitchTime: Duration { hitchTime + (terminalBehind ? period : .zero) }
     public var idleWorkTime: Duration { idleJobs.reduce(.zero) { $0 + $1.cost } }
     public var jobsRun: Int { idleJobs.count }
 }

@@ -22,6 +22,12 @@ public protocol FrameDelegate: AnyObject {
     var nextScheduledWork: Duration? { get }
     /// Blocks until input arrives, a background thread wakes the loop, or `deadline`.
     func waitForWork(until deadline: Duration?)
+    /// Step 1's wait for tick `tick`. A delegate whose last frame is still on its way to a
+    /// slow terminal keeps handing it over meanwhile. Default: `clock.sleep(until:)`.
+    func waitForTick(_ tick: Duration, on clock: any FrameClock)
+    /// At the start of a frame (after its tick): the terminal has not yet taken what earlier
+    /// frames sent, so the last one missed its deadline (a terminal hitch). Default false.
+    func isOutputBehind(at tick: Duration) -> Bool
 }
 
 extension FrameDelegate {
@@ -30,6 +36,8 @@ extension FrameDelegate {
     public var isQuiet: Bool { false }
     public var nextScheduledWork: Duration? { nil }
     public func waitForWork(until deadline: Duration?) {}
+    public func waitForTick(_ tick: Duration, on clock: any FrameClock) { clock.sleep(until: tick) }
+    public func isOutputBehind(at tick: Duration) -> Bool { false }
 }
 
 /// A fixed-deadline frame loop: the core of a hitch-free scroll.
@@ -43,6 +51,9 @@ extension FrameDelegate {
 /// 4. Judge the commit against its deadline, tick *n+1*. Late, it is a **commit hitch**:
 ///    the frame is shown at the first tick at or after the commit's end, the hitch time is
 ///    that tick minus the deadline, and the ticks in between are skipped, not queued.
+///    A frame the terminal has not taken by the next tick is a **terminal hitch**: each
+///    tick at which bytes of earlier frames still wait (step 1, ``FrameDelegate/isOutputBehind(at:)``)
+///    counts one period of hitch time, and the delegate coalesces that frame (D-039).
 /// 5. Idle time: until the next tick, run idle jobs (e.g. cell prefetch), each only when
 ///    its predicted cost ends before the *following* deadline minus the predicted cost of
 ///    the next commit. So a job may run into the next frame, delaying a commit that is
@@ -127,7 +138,8 @@ public final class FrameScheduler {
         applyPendingRate()
         let tickIndex = nextTickIndex
         let tickTime = tick(tickIndex)
-        clock.sleep(until: tickTime)
+        delegate.waitForTick(tickTime, on: clock)
+        let behind = delegate.isOutputBehind(at: tickTime)
 
         let info = FrameInfo(index: frameIndex, tick: tickTime, deadline: tick(tickIndex + 1), refreshRate: refreshRate)
         let commitStart = clock.now
@@ -143,12 +155,14 @@ public final class FrameScheduler {
         frameIndex += 1
 
         let (jobs, declined) = runIdleJobs(for: info)
-        let record = FrameRecord(
+        var record = FrameRecord(
             index: info.index, tickIndex: tickIndex, tick: tickTime, deadline: info.deadline,
             commitStart: commitStart, drainEnd: drainEnd, commitEnd: commitEnd,
             presentedAt: presentedAt, hitchTime: presentedAt - info.deadline,
             skippedTicks: shownIndex - tickIndex - 1, idleJobs: jobs, declinedJobs: declined
         )
+        record.terminalBehind = behind
+        record.period = refreshRate.period
         if keepsLaunchFrameApart && launchFrame == nil { launchFrame = record } else { meter.record(record) }
         return record
     }

@@ -31,8 +31,19 @@ public struct HitchMeter: Sendable {
     public private(set) var records: [FrameRecord] = []
     public let retainedRecordLimit: Int
     public private(set) var frames = 0
-    public private(set) var hitches = 0
-    public private(set) var totalHitchTime: Duration = .zero
+    /// Hitches of both kinds: late commits, and runs of ticks the terminal was behind.
+    public var hitches: Int { commitHitches + terminalHitches }
+    /// Commits that ended after their deadline.
+    public private(set) var commitHitches = 0
+    /// Runs of consecutive frames at whose tick the terminal had not taken the frame before.
+    public private(set) var terminalHitches = 0
+    /// Frames at whose tick the terminal was behind (each a period of terminal hitch time).
+    public private(set) var terminalBehindFrames = 0
+    public private(set) var commitHitchTime: Duration = .zero
+    public private(set) var terminalHitchTime: Duration = .zero
+    /// Hitch time of both kinds.
+    public var totalHitchTime: Duration { commitHitchTime + terminalHitchTime }
+    private var lastWasBehind = false
     public private(set) var skippedTicks = 0
     public private(set) var idleJobs = 0
     public private(set) var idleWorkTime: Duration = .zero
@@ -60,9 +71,15 @@ public struct HitchMeter: Sendable {
         }
         frames += 1
         if frame.isHitch {
-            hitches += 1
-            totalHitchTime += frame.hitchTime
+            commitHitches += 1
+            commitHitchTime += frame.hitchTime
         }
+        if frame.terminalBehind {
+            terminalBehindFrames += 1
+            terminalHitchTime += frame.period
+            if !lastWasBehind { terminalHitches += 1 }
+        }
+        lastWasBehind = frame.terminalBehind
         skippedTicks += frame.skippedTicks
         idleJobs += frame.jobsRun
         idleWorkTime += frame.idleWorkTime
@@ -138,7 +155,9 @@ public struct HitchMeter: Sendable {
             maximum = .nanoseconds(histogram.maximum)
         }
         return HitchReport(
-            frames: frames, hitches: hitches, totalHitchTime: totalHitchTime, duration: activeSpan,
+            frames: frames, commitHitches: commitHitches, terminalHitches: terminalHitches,
+            commitHitchTime: commitHitchTime, terminalHitchTime: terminalHitchTime,
+            terminalBehindFrames: terminalBehindFrames, duration: activeSpan,
             skippedTicks: skippedTicks, idleJobs: idleJobs, idleWorkTime: idleWorkTime,
             commitP50: percentile(0.50), commitP95: percentile(0.95),
             commitP99: percentile(0.99), commitMax: maximum
@@ -150,8 +169,16 @@ public struct HitchMeter: Sendable {
 public struct HitchReport: Sendable, Hashable {
     public let frames: Int
     /// Frames whose commit ended after their deadline.
-    public let hitches: Int
-    public let totalHitchTime: Duration
+    public let commitHitches: Int
+    /// Runs of frames at whose tick the terminal had not taken the frame before.
+    public let terminalHitches: Int
+    public let commitHitchTime: Duration
+    public let terminalHitchTime: Duration
+    /// Ticks at which the terminal was behind.
+    public let terminalBehindFrames: Int
+    /// Hitches of both kinds (D-039 says how they are counted).
+    public var hitches: Int { commitHitches + terminalHitches }
+    public var totalHitchTime: Duration { commitHitchTime + terminalHitchTime }
     /// From the first frame's tick to the vsync that showed the last frame, less quiet gaps.
     public let duration: Duration
     public let skippedTicks: Int

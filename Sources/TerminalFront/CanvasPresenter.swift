@@ -5,7 +5,14 @@ import CellCanvas
 /// on demand and recycled (least recently used) when the terminal's supply runs out.
 /// Rows that scrolled are moved by the terminal (ncurses' scroll optimiser, `idlok`), each
 /// frame is wrapped in synchronized output where the terminal has it, and the bytes every
-/// frame sends are counted. Main thread only; needs a started ``TerminalSession``.
+/// frame sends are counted.
+///
+/// A frame is assembled in memory (ncurses' update, captured, then the pixel strips) and
+/// handed whole to the session's ``TerminalWriter``; while the terminal has not taken the
+/// last one, frames are **coalesced**: nothing is drawn or sent, the scroll hints add up,
+/// and the first frame after the terminal caught up carries the net change (ncurses' and
+/// our picture of the screen stay exactly what was sent, so no partial frame is shown).
+/// Main thread only; needs a started ``TerminalSession``.
 public final class CanvasPresenter {
     public let capability: ColorCapability
     /// What the terminal shows, in storage of its own (see ``Canvas/assign(_:)``); only
@@ -23,15 +30,21 @@ public final class CanvasPresenter {
     public private(set) var pairRecyclingRounds = 0
     /// Cells written in the last frame.
     public private(set) var cellsWritten = 0
-    /// Bytes the last frame sent to the terminal (0 where they cannot be counted).
+    /// Bytes the last frame handed to the terminal.
     public private(set) var bytesInLastFrame = 0
-    /// Bytes sent by all frames so far.
+    /// Bytes handed to the terminal by all frames so far.
     public private(set) var bytesWritten = 0
-    /// False where the kernel keeps no per-thread write count.
-    public var countsBytes: Bool { meter != nil }
-    private let meter = OutputMeter()
+    /// Frames not sent because the terminal had not taken the one before (their changes
+    /// went out with the next frame sent).
+    public private(set) var coalescedFrames = 0
+    /// A frame was coalesced and none sent since: the screen is behind the canvas.
+    public private(set) var hasCoalescedFrame = false
+    private var coalescedScroll = CoalescedScroll()
     private let synchronized: Bool
-    private let output: Int32
+    private let writer: TerminalWriter
+    private let capture: UpdateCapture?
+    /// The frame being assembled (kept: no allocation in the steady state).
+    private var frameBytes: [UInt8] = []
     /// Draws ``PixelCell`` cells once ``enablePixelImages()`` was called; nil before.
     private var pixels: PixelImagePainter?
     private static let beginSynchronized = Array("\u{1B}[?2026h".utf8), endSynchronized = Array("\u{1B}[?2026l".utf8)
@@ -44,7 +57,8 @@ public final class CanvasPresenter {
     public init(session: TerminalSession) {
         capability = session.capability
         synchronized = session.supportsSynchronizedOutput
-        output = session.outputDescriptor
+        writer = session.writer
+        capture = session.capture
         pairLimit = capability == .none ? 1 : Curses.colorPairLimit
     }
 
@@ -87,6 +101,20 @@ public final class CanvasPresenter {
     ///   newly exposed rows differ: the CPU cost and the bytes of a scrolling frame follow
     ///   the exposed rows, not the screen. A wrong hint costs writes, never correctness.
     public func present(_ canvas: Canvas, scrolled: (rows: Range<Int>, by: Int)? = nil) {
+        present(canvas, scrolled: scrolled, evenIfBehind: false)
+    }
+
+    private func present(_ canvas: Canvas, scrolled hint: (rows: Range<Int>, by: Int)?, evenIfBehind: Bool) {
+        writer.pump()
+        if writer.isBehind && !evenIfBehind {
+            coalescedScroll.add(hint)
+            coalescedFrames += 1
+            hasCoalescedFrame = true
+            bytesInLastFrame = 0
+            return
+        }
+        let scrolled = coalescedScroll.take(with: hint)
+        hasCoalescedFrame = false
         frame += 1
         if shown.columns != canvas.columns || shown.rows != canvas.rows {
             isShownValid = false
@@ -141,14 +169,18 @@ public final class CanvasPresenter {
             return
         }
         Curses.stage()
-        let before = meter?.bytesWritten ?? 0
-        // ncurses' buffer is empty between updates (each doupdate ends with a flush), so
-        // bytes written straight to its descriptor here bracket exactly this frame.
-        if synchronized { send(Self.beginSynchronized) }
+        frameBytes.removeAll(keepingCapacity: true)
+        // What ncurses wrote outside an update (start-up, a resume) goes first, then the
+        // frame: ncurses' buffer is empty between updates (each doupdate ends with a
+        // flush), so the capture after it holds exactly this frame's cells.
+        capture?.take(into: &frameBytes)
+        if synchronized { frameBytes += Self.beginSynchronized }
         Curses.update()
-        if let strips = pixels?.takeStrips(), !strips.isEmpty { send(strips) }
-        if synchronized { send(Self.endSynchronized) }
-        bytesInLastFrame = (meter?.bytesWritten ?? 0) - before
+        capture?.take(into: &frameBytes)
+        if let strips = pixels?.takeStrips(), !strips.isEmpty { frameBytes += strips }
+        if synchronized { frameBytes += Self.endSynchronized }
+        writer.enqueue(frameBytes)
+        bytesInLastFrame = frameBytes.count
         bytesWritten += bytesInLastFrame
     }
 
@@ -158,19 +190,16 @@ public final class CanvasPresenter {
         let total = bytesWritten
         isShownValid = false
         Curses.repaintAllAtNextUpdate()
-        present(canvas)
+        present(canvas, scrolled: nil, evenIfBehind: true)
         bytesWritten = total
         return bytesInLastFrame
     }
 
-    private func send(_ bytes: [UInt8]) { Platform.writeAll(bytes, to: output) }
-
-    /// Writes escape sequences that are not cells (kitty image transmissions) straight to
-    /// the terminal, between two frames (ncurses' buffer is empty then); counted in
-    /// ``bytesWritten``.
+    /// Hands escape sequences that are not cells (kitty image transmissions) to the
+    /// terminal between two frames, in order with them; counted in ``bytesWritten``.
     public func sendGraphics(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
-        send(bytes)
+        writer.enqueue(bytes)
         bytesWritten += bytes.count
     }
 

@@ -8,12 +8,13 @@ import CNcursesw
 enum Curses {
     // MARK: Screens
 
-    /// Takes over the terminal ncurses-style with terminfo entry `term`: raw-ish input
+    /// Takes over the terminal ncurses-style with terminfo entry `term`, writing to
+    /// `output` (a descriptor of the terminal): raw-ish input
     /// without echo, keypad and the mouse wheel decoded, reads that never block. False when
     /// the entry cannot be loaded.
-    static func startInteractive(term: String) -> Bool {
+    static func startInteractive(term: String, output: Int32) -> Bool {
         set_escdelay(25)
-        guard cnc_start_interactive(term) != 0 else { return false }
+        guard cnc_start_interactive_on(term, output) != 0 else { return false }
         atexit(cnc_endwin_if_active)
         cbreak()
         noecho()
@@ -50,12 +51,16 @@ enum Curses {
 
     static func end() { endwin() }
 
-    /// After ``end()``: back to the program's terminal modes and screen (ncurses resumes on
-    /// the next refresh).
-    static func resume() {
-        reset_prog_mode()
-        refresh()
-    }
+    /// After ``end()``: back to the program's terminal modes (on ncurses' descriptor, which
+    /// must be the terminal again).
+    static func resumeModes() { reset_prog_mode() }
+
+    /// After ``resumeModes()``: ncurses takes the screen again (the alternate screen, keypad
+    /// mode, a repaint), written wherever its descriptor now points.
+    static func resumeScreen() { refresh() }
+
+    /// The terminal is `rows` × `columns` now (after SIGWINCH).
+    static func resize(rows: Int, columns: Int) { resizeterm(Int32(rows), Int32(columns)) }
 
     static var size: (rows: Int, columns: Int) { (Int(getmaxy(cnc_stdscr())), Int(getmaxx(cnc_stdscr()))) }
 

@@ -1,3 +1,4 @@
+import CTerminalRestore
 import CoreKit
 #if canImport(Glibc)
 import Glibc
@@ -62,6 +63,100 @@ enum Platform {
             }
             return true
         }
+    }
+
+    // MARK: The frame loop's output (TerminalWriter, UpdateCapture)
+
+    /// A file in memory that ncurses writes its updates into (never blocks, never fills):
+    /// `memfd_create`, or an unlinked temporary file where that is missing.
+    static func makeCaptureFile() -> Int32? {
+        let memory = terminal_capture_file()
+        if memory >= 0 { return memory }
+        guard let file = tmpfile() else { return nil }
+        let descriptor = fcntl(fileno(file), F_DUPFD_CLOEXEC, 0)
+        fclose(file)
+        return descriptor >= 0 ? descriptor : nil
+    }
+
+    /// A second descriptor for the same open file (close-on-exec), or -1.
+    static func duplicate(_ descriptor: Int32) -> Int32 { fcntl(descriptor, F_DUPFD_CLOEXEC, 0) }
+
+    /// Makes `target` refer to what `source` refers to (`dup2`); true on success.
+    @discardableResult
+    static func redirect(_ target: Int32, to source: Int32) -> Bool {
+        while true {
+            if dup2(source, target) >= 0 { return true }
+            if errno != EINTR { return false }
+        }
+    }
+
+    /// The terminal on standard output opened again for non-blocking writes: an open file
+    /// of its own, so `O_NONBLOCK` never reaches the shell's (which shares standard output's).
+    static func openTerminalForNonBlockingWrites() -> Int32? {
+        let flags = O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC
+        let reopened = open("/proc/self/fd/\(STDOUT_FILENO)", flags)
+        if reopened >= 0 { return reopened }
+        guard let name = ttyname(STDOUT_FILENO) else { return nil }
+        let byName = open(name, flags)
+        return byName >= 0 ? byName : nil
+    }
+
+    /// The outcome of one non-blocking `write(2)`.
+    enum WriteOutcome { case wrote(Int), full, failed }
+
+    static func writeSome(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> WriteOutcome {
+        while true {
+            #if canImport(Glibc)
+            let count = Glibc.write(descriptor, buffer.baseAddress, buffer.count)
+            #else
+            let count = Darwin.write(descriptor, buffer.baseAddress, buffer.count)
+            #endif
+            if count >= 0 { return .wrote(count) }
+            if errno == EINTR { continue }
+            return errno == EAGAIN || errno == EWOULDBLOCK ? .full : .failed
+        }
+    }
+
+    /// Waits up to `milliseconds` for `descriptor` to take more bytes; a signal also ends
+    /// the wait. True when it can be written to (or has failed: the next write says so).
+    static func waitWritable(_ descriptor: Int32, milliseconds: Int32) -> Bool {
+        var entries = [pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)]
+        #if canImport(Glibc)
+        let ready = Glibc.poll(&entries, nfds_t(entries.count), milliseconds)
+        #else
+        let ready = Darwin.poll(&entries, nfds_t(entries.count), milliseconds)
+        #endif
+        return ready > 0 && entries[0].revents != 0
+    }
+
+    /// Where the next write to `descriptor` goes (its length so far, for a capture file).
+    static func currentOffset(_ descriptor: Int32) -> Int { Int(lseek(descriptor, 0, SEEK_CUR)) }
+
+    /// Back to the start of a capture file (what was written there is read already).
+    static func rewind(_ descriptor: Int32) { lseek(descriptor, 0, SEEK_SET) }
+
+    /// Reads `count` bytes from offset 0 of `descriptor` onto the end of `buffer`.
+    static func appendFromStart(of descriptor: Int32, count: Int, to buffer: inout [UInt8]) {
+        guard count > 0 else { return }
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: count))
+        var done = 0
+        buffer.withUnsafeMutableBytes { bytes in
+            while done < count {
+                let read = pread(descriptor, bytes.baseAddress! + start + done, count - done, off_t(done))
+                if read < 0 && errno == EINTR { continue }
+                guard read > 0 else { break }
+                done += read
+            }
+        }
+        if done < count { buffer.removeLast(count - done) }
+    }
+
+    /// The terminal's size in cells as the kernel knows it (`TIOCGWINSZ`), or nil.
+    static func windowCells(of descriptor: Int32) -> (rows: Int, columns: Int)? {
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0, size.ws_col > 0 else { return nil }
+        return (Int(size.ws_row), Int(size.ws_col))
     }
 
     /// The terminal's text area in pixels as the kernel knows it (`TIOCGWINSZ`; xterm and

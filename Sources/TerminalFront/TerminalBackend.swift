@@ -41,6 +41,25 @@ public protocol TerminalBackend: AnyObject {
     var hasDeferredPixels: Bool { get }
     /// Forgets what is on screen: the next frame writes every cell.
     func invalidate()
+
+    // The terminal as a consumer with a rate (D-039).
+
+    /// The terminal has not taken everything it was sent, or a frame was coalesced since:
+    /// the loop must keep ticking (it is not quiet) until the screen has caught up.
+    var isOutputBehind: Bool { get }
+    /// At a tick: writes what the terminal takes now, measures its rate, and says whether
+    /// bytes of earlier frames are still waiting (the last frame missed its deadline: a
+    /// terminal hitch).
+    func observeOutput(at time: Duration) -> Bool
+    /// Until `deadline` (on the clock `now` reads): hands the terminal what it takes as it
+    /// takes it; returns early when nothing is left (at once when nothing is pending: the
+    /// caller sleeps the rest). Keys wait for the tick, as they always do.
+    func waitForOutput(until deadline: Duration, now: () -> Duration)
+    /// Optional bytes (pixels, image transmissions) the next frame may send at `hertz`,
+    /// planned from the measured rate, never above `ceiling` bytes a second; 0 while behind.
+    func optionalBytesPerFrame(hertz: Double, ceiling: Int) -> Int
+    /// What the output cost and how the terminal kept up, for the report.
+    var outputStatistics: OutputStatistics { get }
     /// Bytes the last frame sent, and all frames so far.
     var bytesInLastFrame: Int { get }
     var bytesWritten: Int { get }
@@ -58,6 +77,21 @@ public protocol TerminalBackend: AnyObject {
 
 extension TerminalBackend {
     public func present(_ canvas: Canvas) { present(canvas, scrolled: nil) }
+}
+
+/// How the terminal kept up with the frames sent to it.
+public struct OutputStatistics: Sendable, Equatable {
+    /// Frames not sent because the terminal had not taken the one before.
+    public var coalescedFrames = 0
+    /// The most bytes waiting for the terminal at once.
+    public var pendingBytesMax = 0
+    /// The terminal's rate while it was behind (nil: it never was), bytes a second.
+    public var drainMedian: Double?
+    public var drainMinimum: Double?
+    /// Intervals measured.
+    public var drainSamples = 0
+
+    public init() {}
 }
 
 /// The real terminal through ncurses: a ``TerminalSession`` and its ``CanvasPresenter``.
@@ -93,6 +127,36 @@ public final class NcursesBackend: TerminalBackend {
     public func waitForInput(wake: WakeSignal?, timeout: Duration?) -> Bool { session.waitForInput(wake: wake, timeout: timeout) }
     public func present(_ canvas: Canvas, scrolled: (rows: Range<Int>, by: Int)?) { presenter.present(canvas, scrolled: scrolled) }
     public func invalidate() { presenter.invalidate() }
+
+    private var pacing = OutputPacing()
+    private var writer: TerminalWriter { session.writer }
+    public var isOutputBehind: Bool { writer.isBehind || presenter.hasCoalescedFrame }
+
+    public func observeOutput(at time: Duration) -> Bool {
+        writer.pump()
+        let behind = writer.isBehind
+        pacing.observe(at: time, bytesTaken: writer.bytesTaken, behind: behind)
+        if !behind && presenter.hasDeferredPixels { pacing.noteKeptUpWithMoreToSend() }
+        return behind
+    }
+
+    public func waitForOutput(until deadline: Duration, now: () -> Duration) {
+        writer.wait(until: deadline, now: now)
+    }
+
+    public func optionalBytesPerFrame(hertz: Double, ceiling: Int) -> Int {
+        writer.isBehind ? 0 : pacing.optionalBytesPerFrame(hertz: hertz, ceiling: ceiling, pending: writer.pendingBytes)
+    }
+
+    public var outputStatistics: OutputStatistics {
+        var statistics = OutputStatistics()
+        statistics.coalescedFrames = presenter.coalescedFrames
+        statistics.pendingBytesMax = writer.pendingBytesMax
+        statistics.drainMedian = pacing.medianRate
+        statistics.drainMinimum = pacing.minimumRate
+        statistics.drainSamples = pacing.sampleCount
+        return statistics
+    }
     public func sendGraphics(_ bytes: [UInt8]) { presenter.sendGraphics(bytes) }
     public func enablePixelImages() { presenter.enablePixelImages() }
     public func updatePixelImages(defined: [PixelImage], forgotten: [UInt32]) { presenter.updatePixelImages(defined: defined, forgotten: forgotten) }

@@ -38,12 +38,29 @@ public final class TerminalSession {
     public private(set) var terminfoEntry = ""
     /// What the terminal answered at start (nothing, headless).
     public private(set) var probed = TerminalProbe.Answers()
-    /// Where ncurses writes.
-    public private(set) var outputDescriptor: Int32 = Platform.standardOutput
+    /// Every byte for the terminal goes through it, without blocking the frame loop.
+    public private(set) var writer = TerminalWriter(descriptor: nil)
+
+    /// A headless session's writer to `descriptor` instead of its sink (tests of a slow
+    /// terminal: a pipe nobody reads is one). Before the first frame.
+    func writeHeadlessFrames(to descriptor: Int32) {
+        precondition(isHeadless, "only a headless session's output can be redirected")
+        writer = TerminalWriter(descriptor: descriptor)
+    }
+    /// What ncurses writes (its descriptor refers to it while the session runs).
+    private(set) var capture: UpdateCapture?
+    /// ncurses' own descriptor: the terminal while ncurses starts and ends, the capture
+    /// file in between. -1 when headless (ncurses writes into the capture file throughout).
+    private var ncursesOutput: Int32 = -1
+    /// How long quitting waits for the terminal to take what is pending (a slow link must
+    /// not hold `q`; what is left is dropped, see ``TerminalWriter/finish(until:now:)``).
+    public static let finishTimeout = Duration.milliseconds(400)
 
     public init() {}
 
     /// Takes over the terminal: locale, raw-ish input, no cursor, alternate screen, wheel.
+    /// From here on ncurses writes into ``capture`` and every byte reaches the terminal
+    /// through ``writer``, which never blocks (D-039).
     public func start() throws(TerminalError) {
         guard Platform.standardStreamsAreTerminals else { throw .notATerminal }
         Platform.useUTF8Locale()
@@ -54,28 +71,38 @@ public final class TerminalSession {
         terminal_restore_save(Platform.standardOutput)
         guard let term = Self.termName, !term.isEmpty else { throw .cannotInitialise(term: "unset") }
         let entry = Self.terminfoEntry(for: term)
-        guard Curses.startInteractive(term: entry) else { throw .cannotInitialise(term: term) }
+        // Ours before ncurses': its SIGWINCH handler would ask the capture file for a size.
+        terminal_resize_install()
+        let ncursesOutput = Platform.duplicate(Platform.standardOutput)
+        guard ncursesOutput >= 0, let capture = UpdateCapture(),
+              Curses.startInteractive(term: entry, output: ncursesOutput) else { throw .cannotInitialise(term: term) }
         terminfoEntry = entry
         isActive = true
-        outputDescriptor = Platform.standardOutput
         terminal_restore_install()
         configureScreen()
+        self.ncursesOutput = ncursesOutput
+        self.capture = capture
+        Platform.redirect(ncursesOutput, to: capture.descriptor)
+        writer = TerminalWriter(descriptor: Platform.openTerminalForNonBlockingWrites() ?? Platform.duplicate(Platform.standardOutput))
     }
 
-    /// The same screen with no terminal: output to /dev/null (its bytes still counted by
-    /// ``OutputMeter``), no input, a fixed size. TERM is used when it names a real terminal,
+    /// The same screen with no terminal: ncurses writes into the capture file and the
+    /// writer is a sink that takes everything at once, so every frame's bytes are still
+    /// counted exactly; no input, a fixed size. TERM is used when it names a real terminal,
     /// else xterm-256color. Synchronized output is assumed, as a modern terminal has it.
     public func startHeadless(rows: Int, columns: Int) throws(TerminalError) {
         Platform.useUTF8Locale()
         let term = Self.terminfoEntry(for: Self.termName.flatMap { $0.isEmpty || $0 == "dumb" ? nil : $0 } ?? "xterm-256color")
         terminfoEntry = term
-        guard let (output, input) = Platform.openNullDevice(),
-              Curses.startDetached(term: term, output: output, input: input, rows: rows, columns: columns) else {
+        guard let capture = UpdateCapture(), let (_, input) = Platform.openNullDevice() else { throw .cannotInitialise(term: term) }
+        let output = Platform.duplicate(capture.descriptor)
+        guard output >= 0, Curses.startDetached(term: term, output: output, input: input, rows: rows, columns: columns) else {
             throw .cannotInitialise(term: term)
         }
+        self.capture = capture
+        writer = TerminalWriter(descriptor: nil)
         isActive = true
         isHeadless = true
-        outputDescriptor = output
         supportsSynchronizedOutput = true
         configureScreen()
     }
@@ -114,16 +141,33 @@ public final class TerminalSession {
     /// the caller repaints everything.
     public func suspend() {
         guard isActive, !isHeadless else { return }
+        handTerminalBackToNcurses()
         Curses.end()
         Platform.stopLikeCtrlZ()
-        Curses.resume()
+        Curses.resumeModes()
+        if let capture { Platform.redirect(ncursesOutput, to: capture.descriptor) }
+        Curses.resumeScreen()
     }
 
     /// Gives the terminal back exactly as it was. Safe to call more than once.
     public func end() {
         guard isActive else { return }
         isActive = false
+        if !isHeadless { handTerminalBackToNcurses() }
         Curses.end()
+    }
+
+    /// Before ncurses restores the terminal itself (`endwin`): what it wrote since the last
+    /// frame and everything pending reach the terminal within ``finishTimeout`` (the rest
+    /// is dropped and a cut frame closed), then ncurses' descriptor is the terminal again.
+    private func handTerminalBackToNcurses() {
+        var stray: [UInt8] = []
+        capture?.take(into: &stray)
+        writer.enqueue(stray)
+        let clock = ContinuousClock(), origin = clock.now
+        let now = { clock.now - origin }
+        writer.finish(until: now() + Self.finishTimeout, now: now)
+        Platform.redirect(ncursesOutput, to: Platform.standardOutput)
     }
 
     deinit { end() }
@@ -155,9 +199,19 @@ public final class TerminalSession {
     /// Current size in cells.
     public var size: (rows: Int, columns: Int) { Curses.size }
 
-    /// The next pending key, or nil when there is none (never blocks).
+    /// The next pending key, or nil when there is none (never blocks). A window resize
+    /// is read from the kernel (ncurses' descriptor is the capture file, which has no
+    /// size), given to ncurses, and reported as one `.resize` however many signals came.
     public func nextKey() -> Key? {
         if isHeadless { return nil }
-        return Curses.nextKey()
+        if terminal_resize_take() != 0, let cells = Platform.windowCells(of: Platform.standardOutput) {
+            Curses.resize(rows: cells.rows, columns: cells.columns)
+            return .resize
+        }
+        while let key = Curses.nextKey() {
+            // ncurses queues one of its own after `resizeterm`: the size is applied already.
+            if key != .resize { return key }
+        }
+        return nil
     }
 }

@@ -10,6 +10,10 @@ import CoreKit
 /// style costs `ESC [ 0 ; 38;5;F ; 48;5;B m` with that cell's palette numbers; a scrolled
 /// region costs a scroll-region set, the scroll and the reset. Synchronized output adds
 /// its 16 bytes a frame.
+///
+/// By default the terminal takes every byte at once. ``simulateLink(bytesPerSecond:now:)``
+/// makes it a consumer with a rate in the test's (virtual) time: frames it has not taken are
+/// coalesced as ``CanvasPresenter`` coalesces them, so terminal hitches are exact.
 public final class TestBackend: TerminalBackend {
     public private(set) var size: (rows: Int, columns: Int)
     public let capability: ColorCapability
@@ -62,6 +66,75 @@ public final class TestBackend: TerminalBackend {
     public func sendGraphics(_ bytes: [UInt8]) {
         graphicsOutput += bytes
         bytesWritten += bytes.count
+        queueOnLink(bytes.count)
+    }
+
+    // MARK: The simulated link
+
+    private var link: (bytesPerSecond: Double, now: () -> Duration)?
+    private var linkPending = 0
+    private var linkTaken = 0
+    private var linkTime: Duration = .zero
+    private var pacing = OutputPacing()
+    private var coalescedScroll = CoalescedScroll()
+    private var pendingMax = 0
+    /// Frames not presented because the link had not taken the one before.
+    public private(set) var coalescedFrames = 0
+    public private(set) var hasCoalescedFrame = false
+
+    /// From now on the terminal takes `bytesPerSecond`, in the time `now` reads.
+    public func simulateLink(bytesPerSecond: Double, now: @escaping () -> Duration) {
+        link = (bytesPerSecond, now)
+        linkTime = now()
+    }
+
+    /// Bytes the simulated terminal has not taken yet.
+    public var linkPendingBytes: Int {
+        advanceLink()
+        return linkPending
+    }
+
+    private func advanceLink() {
+        guard let link else { return }
+        let time = link.now()
+        guard time > linkTime else { return }
+        let taken = min(linkPending, Int(link.bytesPerSecond * (time - linkTime).milliseconds / 1000))
+        linkPending -= taken
+        linkTaken += taken
+        linkTime = time
+    }
+
+    private func queueOnLink(_ bytes: Int) {
+        guard link != nil else { return }
+        advanceLink()
+        linkPending += bytes
+        pendingMax = max(pendingMax, linkPending)
+    }
+
+    public var isOutputBehind: Bool { linkPendingBytes > 0 || hasCoalescedFrame }
+
+    public func observeOutput(at time: Duration) -> Bool {
+        let behind = linkPendingBytes > 0
+        pacing.observe(at: time, bytesTaken: linkTaken, behind: behind)
+        return behind
+    }
+
+    /// Time is the caller's: the link drains as its clock advances.
+    public func waitForOutput(until deadline: Duration, now: () -> Duration) {}
+
+    public func optionalBytesPerFrame(hertz: Double, ceiling: Int) -> Int {
+        let pending = linkPendingBytes
+        return pending > 0 ? 0 : pacing.optionalBytesPerFrame(hertz: hertz, ceiling: ceiling, pending: pending)
+    }
+
+    public var outputStatistics: OutputStatistics {
+        var statistics = OutputStatistics()
+        statistics.coalescedFrames = coalescedFrames
+        statistics.pendingBytesMax = pendingMax
+        statistics.drainMedian = pacing.medianRate
+        statistics.drainMinimum = pacing.minimumRate
+        statistics.drainSamples = pacing.sampleCount
+        return statistics
     }
 
     /// Pixel images kept for pixel cells, by id (what the real presenter would draw).
@@ -78,7 +151,16 @@ public final class TestBackend: TerminalBackend {
     /// Never sleeps (time is the caller's clock): true when keys are queued.
     public func waitForInput(wake: WakeSignal?, timeout: Duration?) -> Bool { !keys.isEmpty }
 
-    public func present(_ canvas: Canvas, scrolled: (rows: Range<Int>, by: Int)?) {
+    public func present(_ canvas: Canvas, scrolled hint: (rows: Range<Int>, by: Int)?) {
+        if link != nil, linkPendingBytes > 0 {
+            coalescedScroll.add(hint)
+            coalescedFrames += 1
+            hasCoalescedFrame = true
+            bytesInLastFrame = 0
+            return
+        }
+        hasCoalescedFrame = false
+        let scrolled = coalescedScroll.take(with: hint)
         var bytes = Self.synchronizedBytes
         var previous: Canvas? = isValid && screen.columns == canvas.columns && screen.rows == canvas.rows ? screen : nil
         if var shifted = previous, let scrolled, scrolled.by != 0, abs(scrolled.by) < scrolled.rows.count,
@@ -113,6 +195,7 @@ public final class TestBackend: TerminalBackend {
         cellsWrittenInLastFrame = written
         bytesInLastFrame = bytes
         bytesWritten += bytes
+        queueOnLink(bytes)
     }
 
     public func invalidate() { isValid = false }
@@ -120,7 +203,10 @@ public final class TestBackend: TerminalBackend {
     public func measureFullPaint(_ canvas: Canvas) -> Int {
         let total = bytesWritten, last = bytesInLastFrame, cells = cellsWrittenInLastFrame
         isValid = false
+        let savedLink = link
+        link = nil
         present(canvas, scrolled: nil)
+        link = savedLink
         let bytes = bytesInLastFrame
         bytesWritten = total
         bytesInLastFrame = last

@@ -14,7 +14,7 @@ extension GridApp {
         if view.physics.isMoving || view.isAnimatingUpdate { return false }
         if screen.store.hasWorkForMainThread || screen.isQuerying || photoScan?.updates.mayHaveMessages == true { return false }
         if screen.source.holdsReplacedSnapshots { return false }
-        if terminal.hasDeferredPixels { return false }
+        if terminal.hasDeferredPixels || terminal.isOutputBehind { return false }
         if scheduler.isIdleWorkEnabled && view.hasIdleWork { return false }
         if let due = nextScheduledWork, clock.now >= due { return false }
         return true

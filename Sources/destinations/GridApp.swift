@@ -132,7 +132,7 @@ final class GridApp: FrameDelegate {
         // Whether the next frame is needed is decided by what happens from here on (a
         // delivery, a key, a scripted key; see GridApp+Quiet).
         somethingHappened = false
-        let transmissions = Int(Double(AssetStore.transmissionBytesPerSecond) / frame.refreshRate.hertz)
+        let transmissions = terminal.optionalBytesPerFrame(hertz: frame.refreshRate.hertz, ceiling: AssetStore.transmissionBytesPerSecond)
         if screen.store.deliverCompletions(limit: deliveryLimit(for: frame), transmissionBytes: transmissions) > 0 { somethingHappened = true }
         if let latest = photoScan?.updates.drainIfAvailable()?.last {
             screen.replaceCatalogue(latest)
@@ -156,6 +156,14 @@ final class GridApp: FrameDelegate {
     }
 
     var catchUpWorkInLastCommit: Duration { screen.view.catchUpTimeInLastCommit }
+
+    /// Between ticks the terminal is handed what it takes of the last frame (D-039).
+    func waitForTick(_ tick: Duration, on clock: any FrameClock) {
+        terminal.waitForOutput(until: tick) { clock.now }
+        clock.sleep(until: tick)
+    }
+
+    func isOutputBehind(at tick: Duration) -> Bool { terminal.observeOutput(at: clock.now) }
 
     func commit(_ frame: FrameInfo) {
         lastFrameTick = frame.tick
@@ -193,7 +201,7 @@ final class GridApp: FrameDelegate {
             if !defined.isEmpty || !forgotten.isEmpty { terminal.updatePixelImages(defined: defined, forgotten: forgotten) }
         }
         let moved = Int(view.physics.offset) - topBefore
-        terminal.pixelBytesPerFrame = Int(Double(graphics.pixelBytesPerSecond) / frame.refreshRate.hertz)
+        terminal.pixelBytesPerFrame = terminal.optionalBytesPerFrame(hertz: frame.refreshRate.hertz, ceiling: graphics.pixelBytesPerSecond)
         terminal.present(canvas, scrolled: moved == 0 ? nil : (view.viewport.y..<view.viewport.maxY, moved))
         stats.note(sample(scrolledRows: abs(moved)))
         if stats.frames == 2, let signal = TerminalSession.requestedCrash { TerminalSession.crash(with: signal) }

@@ -11,6 +11,17 @@ void terminal_restore_save(int fd);
 /// remembering each signal's previous action to hand the signal on to.
 void terminal_restore_install(void);
 
+/// Catches SIGWINCH into a flag (before ncurses starts, so ncurses installs no handler of its
+/// own: its handler asks the size of its output descriptor, which is a capture file).
+void terminal_resize_install(void);
+
+/// 1 once after each SIGWINCH since the last call, else 0.
+int terminal_resize_take(void);
+
+/// A file in memory for ncurses' output (`memfd_create`, which needs _GNU_SOURCE: defined
+/// in this target's C file), or -1.
+int terminal_capture_file(void);
+
 /// Crashes with `sig` the way a real fault of that kind would (tests of the restore).
 void terminal_restore_crash_for_test(int sig);
 

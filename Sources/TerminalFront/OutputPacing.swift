@@ -1,0 +1,101 @@
+/// How fast this terminal takes bytes, measured, and what a frame may add on top of its
+/// text (sixel or iTerm2 strips, kitty transmissions): the budget follows the terminal, not
+/// a constant (issue 23).
+///
+/// A rate is known only while the terminal is the bottleneck: between two ticks at which
+/// bytes were waiting both times, what it took over that interval is what it can take
+/// (``observe(at:bytesTaken:behind:)``). Budgets use a moving estimate of those samples
+/// with a margin; when frames keep up while optional bytes were left for want of budget, the
+/// estimate grows a little each frame (the terminal may be faster than it was), so a
+/// terminal that was slow during a burst of pixels is not held to it forever. Before the
+/// first sample the budget is the caller's ceiling. Pure bookkeeping: both backends use it,
+/// the test backend on a simulated link in virtual time.
+public struct OutputPacing: Sendable {
+    /// Samples kept for the report's median (the minimum is kept over the whole run).
+    public static let sampleLimit = 4096
+    /// Budgets plan for this fraction of the estimate: the kernel's pty buffer hides how
+    /// much is in flight, and a frame that overshoots is a terminal hitch.
+    public static let margin = 0.8
+    /// Growth of the estimate per frame that kept up while it had more to send.
+    public static let probeGrowth = 1.04
+
+    private var samples: [Double] = []
+    private var nextSample = 0
+    /// Every sample so far.
+    public private(set) var sampleCount = 0
+    /// The slowest interval measured, in bytes per second.
+    public private(set) var minimumRate: Double?
+    /// The rate budgets are planned from, in bytes per second; nil before the first sample.
+    public private(set) var estimate: Double?
+    private var last: (time: Duration, taken: Int, behind: Bool)?
+
+    public init() {}
+
+    /// At a tick: the terminal's running total of bytes taken, and whether bytes are still
+    /// waiting. An interval that had bytes waiting at both ends is a sample of its rate.
+    public mutating func observe(at time: Duration, bytesTaken: Int, behind: Bool) {
+        defer { last = (time, bytesTaken, behind) }
+        guard let last, last.behind, behind, time > last.time else { return }
+        let rate = Double(bytesTaken - last.taken) / ((time - last.time).milliseconds / 1000)
+        guard rate > 0 else { return }
+        if samples.count < Self.sampleLimit {
+            samples.append(rate)
+        } else {
+            samples[nextSample] = rate
+            nextSample = (nextSample + 1) % Self.sampleLimit
+        }
+        sampleCount += 1
+        minimumRate = min(minimumRate ?? rate, rate)
+        estimate = estimate.map { 0.7 * $0 + 0.3 * rate } ?? rate
+    }
+
+    /// A frame kept up (nothing waiting) though optional bytes were held back: the terminal
+    /// may take more than estimated.
+    public mutating func noteKeptUpWithMoreToSend() {
+        if let value = estimate { estimate = value * Self.probeGrowth }
+    }
+
+    /// Optional bytes the next frame may send at `hertz`: the estimate's share of a frame
+    /// (with the margin), never above `ceiling` bytes a second, less what is still waiting.
+    public func optionalBytesPerFrame(hertz: Double, ceiling: Int, pending: Int) -> Int {
+        let rate = min(Double(ceiling), (estimate ?? .infinity) * Self.margin)
+        return max(0, Int(rate / hertz) - pending)
+    }
+
+    /// The median of the kept samples, in bytes per second.
+    public var medianRate: Double? {
+        guard !samples.isEmpty else { return nil }
+        let sorted = samples.sorted()
+        return sorted[(sorted.count - 1) / 2]
+    }
+}
+
+/// The scroll hint of frames the terminal was too slow for, merged: coalesced frames keep
+/// their scrolls, so the frame finally sent moves the rows by their sum and sends only the
+/// rows exposed in all (a wrong hint costs bytes, never correctness).
+public struct CoalescedScroll: Sendable {
+    private var rows: Range<Int>?
+    private var by = 0
+    private var unknown = false
+
+    public init() {}
+
+    /// Adds the hint of a frame that was not sent.
+    public mutating func add(_ scrolled: (rows: Range<Int>, by: Int)?) {
+        guard let scrolled, scrolled.by != 0, !unknown else { return }
+        if let rows, rows != scrolled.rows {
+            unknown = true
+            return
+        }
+        rows = scrolled.rows
+        by += scrolled.by
+    }
+
+    /// The hint for a frame sent now, with this frame's own `scrolled`; empties the record.
+    public mutating func take(with scrolled: (rows: Range<Int>, by: Int)?) -> (rows: Range<Int>, by: Int)? {
+        add(scrolled)
+        defer { self = CoalescedScroll() }
+        guard !unknown, let rows, by != 0 else { return nil }
+        return (rows, by)
+    }
+}

@@ -1,0 +1,122 @@
+/// Bytes on their way to the terminal, written without ever blocking the frame loop.
+///
+/// A terminal is a consumer with a rate: xterm parsing sixel, a software-rendered kitty or
+/// an SSH link take bytes far slower than a frame can make them, and a blocking `write(2)`
+/// inside the commit stopped the whole loop, input included (issue 23: 600 ms frames over
+/// 100 KB/s). Here every frame is appended to a pending buffer and handed to a
+/// non-blocking descriptor of the terminal (an open file of its own, so the shell's stays
+/// blocking) as fast as the terminal takes it: at once, between ticks while the loop waits
+/// (``wait(until:)``), and before each frame. The presenter asks ``isBehind`` before it
+/// draws and coalesces while it is (D-039).
+///
+/// Why not a writer thread: measured side by side it gains nothing here (the main thread
+/// does the same `write` calls, each a few microseconds, and never waits), while a thread
+/// would need a lock the main thread takes for every frame and a second copy of the
+/// bytes. The kernel's pty buffer (about 16 KB) is invisible from this side (`TIOCOUTQ`
+/// reads 0 on a Linux pty), so what the terminal takes is what these writes hand over.
+///
+/// Main thread only.
+public final class TerminalWriter {
+    /// -1: a sink that takes everything at once (headless runs).
+    private let descriptor: Int32
+    private var pending: [UInt8] = []
+    private var head = 0
+    /// Bytes the terminal has taken so far.
+    public private(set) var bytesTaken = 0
+    /// The most bytes ever waiting here at once.
+    public private(set) var pendingBytesMax = 0
+    /// The terminal failed a write (it went away): everything pending was dropped.
+    public private(set) var hasFailed = false
+
+    /// A writer to `descriptor`, which must be non-blocking; nil makes a sink.
+    public init(descriptor: Int32?) {
+        self.descriptor = descriptor ?? -1
+        pending.reserveCapacity(1 << 16)
+    }
+
+    /// Bytes handed over but not yet taken by the terminal.
+    public var pendingBytes: Int { pending.count - head }
+
+    /// The terminal has not taken everything handed over: a new frame would queue behind it.
+    public var isBehind: Bool { pendingBytes > 0 }
+
+    /// Appends `bytes` and writes what the terminal takes now.
+    public func enqueue(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        enqueue(bytes[...])
+    }
+
+    public func enqueue(_ bytes: ArraySlice<UInt8>) {
+        guard !bytes.isEmpty, !hasFailed else { return }
+        if descriptor < 0 {
+            bytesTaken += bytes.count
+            return
+        }
+        pending.append(contentsOf: bytes)
+        pump()
+        pendingBytesMax = max(pendingBytesMax, pendingBytes)
+    }
+
+    /// Writes what the terminal takes now without waiting; returns how many bytes that was.
+    @discardableResult
+    public func pump() -> Int {
+        guard descriptor >= 0, head < pending.count else { return 0 }
+        var taken = 0
+        pending.withUnsafeBytes { bytes in
+            while head < bytes.count {
+                switch Platform.writeSome(UnsafeRawBufferPointer(rebasing: bytes[head...]), to: descriptor) {
+                case .wrote(let count) where count > 0:
+                    head += count
+                    taken += count
+                case .wrote, .full:
+                    return
+                case .failed:
+                    hasFailed = true
+                    return
+                }
+            }
+        }
+        bytesTaken += taken
+        if hasFailed || head == pending.count {
+            pending.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 1 << 16 && head * 2 >= pending.count {
+            pending.removeFirst(head)
+            head = 0
+        }
+        return taken
+    }
+
+    /// Writes as the terminal takes bytes until nothing is pending or `deadline` (a time on
+    /// the clock `now` reads) has passed. Sleeps in `poll`, never spins.
+    public func wait(until deadline: Duration, now: () -> Duration) {
+        while isBehind, !hasFailed {
+            let remaining = deadline - now()
+            guard remaining > .zero else { return }
+            let milliseconds = Int32(min(max((remaining.nanoseconds + 999_999) / 1_000_000, 1), 1000))
+            if Platform.waitWritable(descriptor, milliseconds: milliseconds) { pump() }
+        }
+    }
+
+    /// The end of a session: gives the terminal until `deadline` to take what is pending,
+    /// then drops the rest and, if a frame was cut, sends what closes it (CAN ends an escape
+    /// sequence or a sixel/kitty string, then synchronized output off), so the terminal is
+    /// left parsing plain text before the reset that follows. Quitting never waits on a slow
+    /// link for longer than that.
+    public func finish(until deadline: Duration, now: () -> Duration) {
+        wait(until: deadline, now: now)
+        guard isBehind, !hasFailed else { return }
+        let cut = head > 0 || bytesTaken > 0
+        pending.removeAll(keepingCapacity: false)
+        head = 0
+        if cut {
+            pending = Self.closeCutFrame
+            wait(until: now() + .milliseconds(200), now: now)
+            pending.removeAll()
+            head = 0
+        }
+    }
+
+    /// CAN, ST, synchronized output off.
+    static let closeCutFrame: [UInt8] = [0x18, 0x1B, 0x5C] + Array("\u{1B}[?2026l".utf8)
+}

@@ -1,0 +1,204 @@
+import CellCanvas
+import Testing
+@testable import TerminalFront
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A pipe standing for a slow terminal: its write end non-blocking and small (one page),
+/// so what the writer hands over and what waits is exact.
+final class SlowTerminalPipe {
+    let readEnd: Int32, writeEnd: Int32
+
+    init() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        (readEnd, writeEnd) = (ends[0], ends[1])
+        _ = fcntl(writeEnd, F_SETFL, fcntl(writeEnd, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(writeEnd, 1031 /* F_SETPIPE_SZ */, 4096)
+    }
+
+    deinit {
+        close(readEnd)
+        close(writeEnd)
+    }
+
+    /// Everything the pipe holds now.
+    func readAll() -> [UInt8] {
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+            guard count > 0 else { return result }
+            result += chunk[..<count]
+        }
+    }
+}
+
+/// A clock that moves 50 ms each time it is read: bounded waits end after a few reads.
+final class SteppingClock {
+    private(set) var time = Duration.zero
+    func now() -> Duration {
+        time += .milliseconds(50)
+        return time
+    }
+}
+
+@Suite struct TerminalWriterTests {
+    static func pattern(_ count: Int) -> [UInt8] { (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) } }
+
+    @Test func whatTheTerminalCannotTakeWaitsAndArrivesWholeAndInOrder() throws {
+        let pipe = try SlowTerminalPipe()
+        let writer = TerminalWriter(descriptor: pipe.writeEnd)
+        let frame = Self.pattern(50_000)
+        writer.enqueue(frame)
+        #expect(writer.isBehind, "a one-page pipe cannot take 50,000 bytes at once")
+        #expect(writer.bytesTaken + writer.pendingBytes == frame.count)
+        #expect(writer.pendingBytesMax == writer.pendingBytes)
+
+        var received = pipe.readAll()
+        var rounds = 0
+        while writer.isBehind && rounds < 1000 {
+            writer.pump()
+            received += pipe.readAll()
+            rounds += 1
+        }
+        #expect(!writer.isBehind)
+        #expect(received == frame, "every byte, once, in order")
+        #expect(writer.bytesTaken == frame.count)
+    }
+
+    @Test func framesQueuedBehindEachOtherKeepTheirOrder() throws {
+        let pipe = try SlowTerminalPipe()
+        let writer = TerminalWriter(descriptor: pipe.writeEnd)
+        let first = [UInt8](repeating: 1, count: 10_000), second = [UInt8](repeating: 2, count: 10_000)
+        writer.enqueue(first)
+        writer.enqueue(second)
+        var received: [UInt8] = []
+        while writer.isBehind {
+            received += pipe.readAll()
+            writer.pump()
+        }
+        received += pipe.readAll()
+        #expect(received == first + second)
+    }
+
+    @Test func finishingOnAStuckTerminalReturnsAndLeavesOnlyAPrefix() throws {
+        let pipe = try SlowTerminalPipe()
+        let writer = TerminalWriter(descriptor: pipe.writeEnd)
+        let frame = Self.pattern(30_000)
+        writer.enqueue(frame)
+        let clock = SteppingClock()
+        writer.finish(until: .milliseconds(400), now: clock.now)
+        #expect(!writer.isBehind, "what the terminal did not take by the deadline is dropped")
+        let received = pipe.readAll()
+        #expect(!received.isEmpty && received.count < frame.count)
+        #expect(Array(frame[..<received.count]) == received, "never a byte out of order or invented")
+    }
+
+    static func count(_ needle: [UInt8], in haystack: [UInt8]) -> Int {
+        guard haystack.count >= needle.count else { return 0 }
+        return (0...(haystack.count - needle.count)).count { Array(haystack[$0..<($0 + needle.count)]) == needle }
+    }
+
+    @Test func aSinkTakesEverythingAtOnce() {
+        let writer = TerminalWriter(descriptor: nil)
+        writer.enqueue([UInt8](repeating: 7, count: 123_456))
+        #expect(!writer.isBehind)
+        #expect(writer.bytesTaken == 123_456)
+    }
+
+    @Test func aFrameAfterTheTerminalFellBehindIsCoalescedAndTheNextCarriesItsChanges() throws {
+        setenv("TERM", "xterm-256color", 1)
+        let pipe = try SlowTerminalPipe()
+        let session = TerminalSession()
+        try session.startHeadless(rows: 30, columns: 80)
+        defer { session.end() }
+        session.writeHeadlessFrames(to: pipe.writeEnd)
+        let presenter = CanvasPresenter(session: session)
+        // The terminal is already busy with 4,000 bytes: a full paint cannot go at once.
+        let busy = [UInt8](repeating: 0x2E, count: 4000)
+        #expect(busy.withUnsafeBytes { write(pipe.writeEnd, $0.baseAddress, $0.count) } == busy.count)
+
+        presenter.present(PresenterTests.canvas(firstLine: 0))
+        #expect(session.writer.isBehind, "a full paint of 30 coloured rows does not fit in what is left of a page")
+        presenter.present(PresenterTests.canvas(firstLine: 1), scrolled: (1..<29, 1))
+        presenter.present(PresenterTests.canvas(firstLine: 3), scrolled: (1..<29, 2))
+        #expect(presenter.coalescedFrames == 2)
+        #expect(presenter.hasCoalescedFrame)
+        #expect(presenter.bytesInLastFrame == 0)
+
+        var stream = pipe.readAll()
+        while session.writer.isBehind {
+            session.writer.pump()
+            stream += pipe.readAll()
+        }
+        presenter.present(PresenterTests.canvas(firstLine: 3), scrolled: nil)
+        #expect(!presenter.hasCoalescedFrame)
+        while session.writer.isBehind {
+            session.writer.pump()
+            stream += pipe.readAll()
+        }
+        stream += pipe.readAll()
+        stream.removeFirst(busy.count)
+        #expect(PresenterTests.screenText(row: 1).hasPrefix("line 3 "), "the frame sent shows the latest canvas")
+        #expect(Self.count(Array("\u{1B}[?2026h".utf8), in: stream) == 2, "two frames sent, not four")
+        #expect(Self.count(Array("\u{1B}[?2026l".utf8), in: stream) == 2, "each closed")
+        // The merged scroll moved the rows by three: the second frame is far smaller than a repaint.
+        #expect(presenter.bytesInLastFrame < stream.count / 3)
+    }
+}
+
+@Suite struct OutputPacingTests {
+    @Test func onlyIntervalsBehindAtBothEndsAreSamples() {
+        var pacing = OutputPacing()
+        pacing.observe(at: .milliseconds(0), bytesTaken: 0, behind: false)
+        pacing.observe(at: .milliseconds(10), bytesTaken: 5000, behind: true)
+        #expect(pacing.sampleCount == 0, "the terminal was not behind at the start: its rate is unknown")
+        pacing.observe(at: .milliseconds(20), bytesTaken: 6000, behind: true)
+        #expect(pacing.sampleCount == 1)
+        #expect(pacing.estimate == 100_000, "1,000 bytes in 10 ms")
+        pacing.observe(at: .milliseconds(30), bytesTaken: 6500, behind: false)
+        #expect(pacing.sampleCount == 1, "caught up before the end: it might have taken more, no sample")
+        pacing.observe(at: .milliseconds(40), bytesTaken: 7000, behind: true)
+        pacing.observe(at: .milliseconds(50), bytesTaken: 7500, behind: true)
+        #expect(pacing.sampleCount == 2)
+        #expect(pacing.minimumRate == 50_000)
+        #expect(pacing.medianRate == 50_000, "the lower of two, by nearest rank")
+    }
+
+    @Test func budgetsFollowTheEstimateWithAMarginAndNeverPassTheCeiling() {
+        var pacing = OutputPacing()
+        #expect(pacing.optionalBytesPerFrame(hertz: 100, ceiling: 6_000_000, pending: 0) == 60_000, "no sample yet: the ceiling")
+        pacing.observe(at: .zero, bytesTaken: 0, behind: true)
+        pacing.observe(at: .milliseconds(100), bytesTaken: 10_000, behind: true)
+        #expect(pacing.optionalBytesPerFrame(hertz: 100, ceiling: 6_000_000, pending: 0) == 800, "100 KB/s × 0.8 / 100 Hz")
+        #expect(pacing.optionalBytesPerFrame(hertz: 100, ceiling: 6_000_000, pending: 500) == 300)
+        #expect(pacing.optionalBytesPerFrame(hertz: 100, ceiling: 50_000, pending: 0) == 500)
+        pacing.noteKeptUpWithMoreToSend()
+        #expect(pacing.estimate == 104_000)
+    }
+}
+
+@Suite struct CoalescedScrollTests {
+    @Test func scrollsOfCoalescedFramesAddUp() {
+        var merged = CoalescedScroll()
+        merged.add((1..<20, 2))
+        merged.add(nil)
+        merged.add((1..<20, 3))
+        let hint = merged.take(with: (1..<20, -1))
+        #expect(hint?.rows == 1..<20 && hint?.by == 4)
+        #expect(merged.take(with: nil) == nil, "taken: empty again")
+    }
+
+    @Test func scrollsThatCancelOrDisagreeGiveNoHint() {
+        var merged = CoalescedScroll()
+        merged.add((1..<20, 2))
+        #expect(merged.take(with: (1..<20, -2)) == nil)
+        merged.add((1..<20, 2))
+        merged.add((0..<20, 1))
+        #expect(merged.take(with: nil) == nil, "different regions: the frame is compared whole")
+        #expect(merged.take(with: (1..<20, 5))?.by == 5, "alone, a frame keeps its own hint")
+    }
+}
