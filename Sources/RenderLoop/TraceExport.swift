@@ -1,7 +1,9 @@
 import CoreKit
 /// Writes frame records as Chrome trace-event JSON, the format Perfetto and
 /// `chrome://tracing` open: commits and idle jobs as slices on a "main" track, hitches
-/// as slices from the vsync a frame was due to the vsync it was shown, on their own track.
+/// as slices from the vsync a frame was due to the vsync it was shown, on their own track;
+/// ticks at which the terminal had not taken the frame before ("terminal" hitches, one
+/// period each) on a track of their own.
 public enum ChromeTrace {
     /// The whole trace as one JSON document.
     /// - Complexity: O(frames + jobs).
@@ -10,6 +12,7 @@ public enum ChromeTrace {
             metadata("process_name", tid: 0, name: "\(processName) @ \(refreshRate)"),
             metadata("thread_name", tid: 1, name: "main: commit + idle work"),
             metadata("thread_name", tid: 2, name: "hitches"),
+            metadata("thread_name", tid: 3, name: "terminal behind"),
         ]
         events.reserveCapacity(records.count * 2 + 3)
         for frame in records {
@@ -27,6 +30,12 @@ public enum ChromeTrace {
                 events.append(slice(
                     "hitch", category: "hitch", tid: 2, start: frame.deadline, end: frame.presentedAt,
                     args: "\"frame\":\(frame.index),\"hitch_ms\":\(ms(frame.hitchTime)),\"skipped_ticks\":\(frame.skippedTicks)"
+                ))
+            }
+            if frame.terminalBehind {
+                events.append(slice(
+                    "terminal", category: "hitch", tid: 3, start: frame.tick, end: frame.tick + frame.period,
+                    args: "\"frame\":\(frame.index),\"kind\":\"terminal\""
                 ))
             }
         }

@@ -157,6 +157,7 @@ public final class TestBackend: TerminalBackend {
             coalescedFrames += 1
             hasCoalescedFrame = true
             bytesInLastFrame = 0
+            cellsWrittenInLastFrame = 0
             return
         }
         hasCoalescedFrame = false

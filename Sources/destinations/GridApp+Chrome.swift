@@ -54,11 +54,11 @@ extension GridApp {
         let band: Color = switch meter.band { case .good: .green; case .warning: .yellow; case .critical: .red }
         let width = box.width - 4
         var x = box.x + 2
-        x += canvas.draw("hitches \(meter.hitches)  ", at: Point(x: x, y: box.y + 1), style: panel)
+        x += canvas.draw("hitches \(meter.commitHitches) commit \(meter.terminalHitches) terminal  ", at: Point(x: x, y: box.y + 1), style: panel)
         x += canvas.draw("\(fixed(meter.hitchRatio, 2)) ms/s \(meter.band.rawValue)", at: Point(x: x, y: box.y + 1),
                          style: CellStyle(foreground: band, background: .palette(235), bold: true))
         let recentP99 = meter.recentCommitPercentile(0.99, last: Int(frame.refreshRate.hertz.rounded()))
-        canvas.draw("  commit p99 (last second) \(fixed(recentP99.milliseconds, 2)) ms of \(fixed(period.milliseconds, 2)) ms  \(terminal.bytesInLastFrame) bytes/frame",
+        canvas.draw("  commit p99 (last second) \(fixed(recentP99.milliseconds, 2)) ms of \(fixed(period.milliseconds, 2)) ms  \(terminal.bytesInLastFrame) bytes/frame  \(terminal.outputStatistics.coalescedFrames) coalesced",
                     at: Point(x: x, y: box.y + 1), width: box.maxX - 2 - x, style: panel)
         CommitSparkline.draw(scheduler.meter, width: width, period: period, at: Point(x: box.x + 2, y: box.y + 2),
                              background: .palette(235), into: &canvas)

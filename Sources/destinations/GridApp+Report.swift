@@ -22,6 +22,7 @@ extension GridApp {
             scrollFrames: stats.scrollFrames, bytesPerScrollFrame: perFrame(stats.scrollBytes, stats.scrollFrames),
             exposedRowsPerScrollFrame: perFrame(stats.exposedRows, stats.scrollFrames),
             bytesPerRowFullPaint: fullPaintBytesPerRow, synchronizedOutput: terminal.supportsSynchronizedOutput,
+            output: terminal.outputStatistics,
             cacheHits: cache.hits, cacheMisses: cache.misses, cacheEvictions: cache.evictions, cacheBytes: cache.bytes,
             firstFrameMs: stats.firstFrameMs ?? 0, launchCommitMs: scheduler.launchFrame?.commitDuration.milliseconds ?? 0,
             rssFirstFrameMb: Double(stats.residentAtFirstFrame) / megabyte, rssHalfwayMb: stats.residentHalfway.map { Double($0) / megabyte },

@@ -1,6 +1,7 @@
 import CoreKit
 import ImagePipeline
 import RenderLoop
+import TerminalFront
 
 /// The report of one grid run, as text for people and JSON for scripts and the bench.
 struct GridReport {
@@ -31,6 +32,8 @@ struct GridReport {
     /// Bytes of one row in a full repaint of the final screen, measured at the end.
     var bytesPerRowFullPaint: Double
     var synchronizedOutput: Bool
+    /// How the terminal kept up (coalesced frames, its measured rate, the most waiting).
+    var output: OutputStatistics
     var cacheHits: Int, cacheMisses: Int, cacheEvictions: Int, cacheBytes: Int
     var firstFrameMs: Double
     /// The launch frame's commit, which the hitch figures leave out.
@@ -75,6 +78,11 @@ struct GridReport {
             ("duration_s", number(durationS)),
             ("frames", "\(hitch.frames)"),
             ("hitches", "\(hitch.hitches)"),
+            ("hitches_by_kind", "{\"commit\":\(hitch.commitHitches),\"terminal\":\(hitch.terminalHitches)}"),
+            ("hitch_time_by_kind_ms", "{\"commit\":\(number(hitch.commitHitchTime.milliseconds)),\"terminal\":\(number(hitch.terminalHitchTime.milliseconds))}"),
+            ("terminal", "{\"behind_frames\":\(hitch.terminalBehindFrames),\"coalesced_frames\":\(output.coalescedFrames),"
+                + "\"drain_bytes_per_s\":{\"p50\":\(output.drainMedian.map { number($0, 0) } ?? "null"),\"min\":\(output.drainMinimum.map { number($0, 0) } ?? "null"),\"samples\":\(output.drainSamples)},"
+                + "\"pending_bytes_max\":\(output.pendingBytesMax)}"),
             ("hitch_time_ms", number(hitch.totalHitchTime.milliseconds)),
             ("hitch_ratio_ms_per_s", number(hitch.hitchRatio)),
             ("band", text(hitch.band.rawValue)),
@@ -112,7 +120,8 @@ struct GridReport {
         let rate = fixed(refreshRateHz, refreshRateHz == refreshRateHz.rounded() ? 0 : 2)
         return """
         destinations: \(hitch.frames) frames at \(rate) Hz in \(fixed(durationS, 2)) s\(scenario.map { ", scenario \($0)" } ?? ""), prefetch \(prefetch ? "on" : "off"), images \(images), \(posts) posts, \(workers) image workers (\(workerPriority) priority)\(stress > 0 ? ", \(stress) busy threads" : "")
-        hitches \(hitch.hitches), hitch time \(fixed(hitch.totalHitchTime.milliseconds, 1)) ms, hitch ratio \(fixed(hitch.hitchRatio, 2)) ms/s (\(hitch.band.rawValue))
+        hitches \(hitch.hitches) (commit \(hitch.commitHitches), terminal \(hitch.terminalHitches)), hitch time \(fixed(hitch.totalHitchTime.milliseconds, 1)) ms, hitch ratio \(fixed(hitch.hitchRatio, 2)) ms/s (\(hitch.band.rawValue))
+        terminal behind at \(hitch.terminalBehindFrames) ticks, \(output.coalescedFrames) frames coalesced, at most \(output.pendingBytesMax) bytes waiting\(output.drainMedian.map { ", took \(fixed($0 / 1000, 0)) KB/s while behind (slowest \(fixed((output.drainMinimum ?? 0) / 1000, 0)))" } ?? "")
         commit p50 \(fixed(hitch.commitP50.milliseconds, 3)) ms, p95 \(fixed(hitch.commitP95.milliseconds, 3)) ms, p99 \(fixed(hitch.commitP99.milliseconds, 3)) ms, max \(fixed(hitch.commitMax.milliseconds, 3)) ms
         cells prepared in commit \(cellsPreparedInCommit), in idle time \(cellsPreparedIdle); prefetch batches \(prefetchBatches), cancels \(prefetchCancels); placeholders \(fixed(placeholderCellFramesPct, 1)) % of cell-frames
         output \(bytesWritten) bytes, \(fixed(bytesPerFrame, 0)) per frame; scrolling \(fixed(bytesPerScrollFrame, 0)) per frame for \(fixed(exposedRowsPerScrollFrame, 2)) new rows = \(fixed(scrollBytesRatio, 2))× their full-paint cost

@@ -41,7 +41,8 @@ enum TerminalLoop {
 }
 
 /// Commit times of the latest frames as bars, full height at two deadlines: green under
-/// half a deadline, yellow above, red for a hitch.
+/// half a deadline, yellow above, red for a commit hitch, magenta where the terminal had
+/// not taken the frame before (a terminal hitch).
 enum CommitSparkline {
     static let levels = "▁▂▃▄▅▆▇█".map { String($0) }
 
@@ -51,7 +52,7 @@ enum CommitSparkline {
         meter.forEachRecent(width) { record in
             defer { offset += 1 }
             let fraction = min(record.commitDuration / (period * 2), 1)
-            let color: Color = record.isHitch ? .red : (record.commitDuration > period / 2 ? .yellow : .green)
+            let color: Color = record.isHitch ? .red : record.terminalBehind ? .magenta : (record.commitDuration > period / 2 ? .yellow : .green)
             let level = levels[min(Int(fraction * Double(levels.count)), levels.count - 1)]
             canvas.draw(level, at: Point(x: origin.x + offset, y: origin.y), style: CellStyle(foreground: color, background: background))
         }

@@ -70,7 +70,8 @@ struct GridSimulation {
     func frames(_ count: Int) { app.scheduler.run(frames: count, app) }
 
     /// Types `keys`, then runs frames until the screen settles (no cell changed for a
-    /// few frames, as animations and deliveries finish) or `limit` frames have run.
+    /// few frames, as animations and deliveries finish, nothing moves, and the terminal
+    /// has taken everything) or `limit` frames have run.
     func press(_ keys: Key..., limit: Int = 600) {
         backend.type(keys)
         settle(limit: limit)
@@ -80,7 +81,8 @@ struct GridSimulation {
         var quiet = 0
         for _ in 0..<limit where quiet < 10 {
             frames(1)
-            quiet = backend.cellsWrittenInLastFrame == 0 ? quiet + 1 : 0
+            let still = backend.cellsWrittenInLastFrame == 0 && !backend.isOutputBehind && !app.screen.view.physics.isMoving
+            quiet = still ? quiet + 1 : 0
         }
     }
 

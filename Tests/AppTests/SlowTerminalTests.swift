@@ -1,0 +1,73 @@
+@testable import destinations
+import RenderLoop
+import TerminalFront
+import Testing
+
+/// The grid on a terminal that takes bytes at a fixed rate in virtual time (a slow SSH
+/// link, a terminal busy parsing pixels): frames are coalesced while it is behind, each
+/// tick it is behind is a terminal hitch, and commits never wait for it. Exact figures.
+@Suite struct SlowTerminalTests {
+    static func slowRun(bytesPerSecond: Double?, seed: UInt64 = 1) throws -> GridReport {
+        let simulation = try GridSimulation(GridSimulation.options(.fling, seconds: 3, seed: seed))
+        if let bytesPerSecond {
+            let clock = simulation.clock
+            simulation.backend.simulateLink(bytesPerSecond: bytesPerSecond) { clock.now }
+        }
+        return simulation.app.runToEnd()
+    }
+
+    @Test func aSlowTerminalCoalescesFramesAndEachTickBehindIsATerminalHitch() throws {
+        let report = try Self.slowRun(bytesPerSecond: 30_000)
+        #expect(report.hitch.commitHitches == 0, "commits never wait for the terminal")
+        #expect(report.hitch.terminalHitches > 0)
+        #expect(report.output.coalescedFrames > 0)
+        #expect(report.hitch.terminalBehindFrames == report.output.coalescedFrames,
+                "a frame whose tick found the terminal behind is the frame that was not sent")
+        #expect(report.hitch.terminalHitchTime == RefreshRate.hz120.period * report.hitch.terminalBehindFrames)
+        #expect(report.hitch.totalHitchTime == report.hitch.commitHitchTime + report.hitch.terminalHitchTime)
+        let rate = try #require(report.output.drainMedian, "the terminal's rate is measured while it is behind")
+        #expect(abs(rate - 30_000) < 30_000 * 0.05, "measured \(rate) B/s on a 30,000 B/s link")
+        #expect(try Self.slowRun(bytesPerSecond: 30_000).hitch == report.hitch, "exactly repeatable")
+    }
+
+    @Test func aTerminalThatKeepsUpHasNoTerminalHitch() throws {
+        let fast = try Self.slowRun(bytesPerSecond: 50_000_000)
+        #expect(fast.hitch.terminalHitches == 0)
+        #expect(fast.output.coalescedFrames == 0)
+        let instant = try Self.slowRun(bytesPerSecond: nil)
+        #expect(instant.hitch.terminalBehindFrames == 0)
+        #expect(instant.output.drainMedian == nil, "never behind: no rate to measure")
+    }
+
+    @Test func onceASlowTerminalCatchesUpItShowsWhatAFastOneShows() throws {
+        let fast = try GridSimulation(GridSimulation.options(nil, seconds: 60))
+        let slow = try GridSimulation(GridSimulation.options(nil, seconds: 60))
+        let clock = slow.clock
+        slow.backend.simulateLink(bytesPerSecond: 20_000) { clock.now }
+        // Each step settles before the next (a screen takes seconds at 20 KB/s), so both
+        // terminals get the same keys in the same state.
+        for simulation in [fast, slow] {
+            simulation.settle(limit: 20_000)
+            simulation.press(.pageDown, .pageDown, .down, .down, limit: 20_000)
+            simulation.press(.character("J"), limit: 20_000)
+            simulation.press(.pageUp, limit: 20_000)
+        }
+        #expect(!slow.backend.isOutputBehind)
+        #expect(slow.backend.outputStatistics.coalescedFrames > 0, "the slow terminal fell behind on the way")
+        let differing = zip(slow.backend.rowTexts, fast.backend.rowTexts).enumerated().filter { $0.element.0 != $0.element.1 }
+        #expect(differing.isEmpty, "rows that differ: \(differing.map { "\($0.offset): \($0.element.0) | \($0.element.1)" })")
+    }
+
+    @Test func keysAreReadEveryTickWhileTheTerminalIsBehind() throws {
+        let simulation = try GridSimulation(GridSimulation.options(nil, seconds: 60))
+        let clock = simulation.clock
+        simulation.backend.simulateLink(bytesPerSecond: 5_000) { clock.now }
+        simulation.frames(2)
+        #expect(simulation.backend.isOutputBehind, "the first screen takes seconds at 5 KB/s")
+        let selected = simulation.app.screen.state.selected
+        simulation.backend.type(.right)
+        simulation.frames(1)
+        #expect(simulation.app.screen.state.selected != selected, "the key was handled in the next frame")
+        #expect(simulation.backend.isOutputBehind)
+    }
+}
