@@ -36,6 +36,11 @@ final class GridApp: FrameDelegate {
     var idleMeasurement: IdleMeasurement?
     /// Bytes of one row in a full repaint of the final screen, measured at the end.
     private(set) var fullPaintBytesPerRow = 0.0
+    /// A key asked for a new layout (a resize): done once, after the frame's keys, at the
+    /// terminal's last size, however many resizes a window drag sent (issue 28).
+    private var needsRelayout = false
+    /// Layouts done since the start.
+    private(set) var relayouts = 0
 
     static let headerRows = 1, footerRows = 1, hudRows = 4
 
@@ -120,6 +125,7 @@ final class GridApp: FrameDelegate {
 
     /// Lays the grid out for the terminal's size and the HUD.
     private func relayout() {
+        relayouts += 1
         let (rows, columns) = terminal.size
         let hud = screen.state.showsHUD ? Self.hudRows + 2 : 0
         screen.setViewport(Rect(x: 0, y: Self.headerRows, width: columns, height: max(0, rows - Self.headerRows - Self.footerRows - hud)))
@@ -175,6 +181,10 @@ final class GridApp: FrameDelegate {
             scenario = driver
             for key in keys { handle(key, at: frame.presentationTime) }
         }
+        if needsRelayout {
+            needsRelayout = false
+            relayout()
+        }
         noteIdleScenario()
         let (rows, columns) = terminal.size
         // Drawn in a local that owns the kept storage (swapped out and back), so nothing
@@ -212,7 +222,7 @@ final class GridApp: FrameDelegate {
         somethingHappened = true
         for effect in screen.state.handle(key, columns: screen.view.layout.columns) {
             switch effect {
-            case .relayout: relayout()
+            case .relayout: needsRelayout = true
             case .repaint: terminal.invalidate()
             case .toggleIdleWork: scheduler.isIdleWorkEnabled.toggle()
             case .toggleRefreshRate: scheduler.changeRefreshRate(to: scheduler.upcomingRefreshRate == .hz60 ? .hz120 : .hz60)

@@ -23,6 +23,16 @@ final class GridScreen: CollectionViewPrefetching {
     /// Extra work per configured cell (`--cell-cost`), spun on the clock.
     let cellCost: Duration
     private(set) var detail: DetailView?
+    /// `--images sync`: posts whose full-size decode waits for a later commit (at most
+    /// ``syncDecodesPerCommit`` a commit, so the app keeps answering; issue 28).
+    private var awaitingSyncDecode = Set<Int>()
+    /// Full-size decodes in the current commit.
+    private(set) var syncDecodesInCommit = 0
+    /// The seeds' wrong way stays wrong (a photo decoded on the main thread at
+    /// configuration: every new cell is a long commit), but a relayout or a page of new
+    /// cells no longer decodes them all in one commit: keys are read between two decodes,
+    /// so `q`, `?` or Ctrl-C act within one decode plus one frame.
+    static let syncDecodesPerCommit = 1
     /// What configuring a cell costs, measured (sets the per-frame delivery limit).
     private(set) var configureCost = CostPredictor()
     private let queries: PostQueryEngine
@@ -91,6 +101,13 @@ final class GridScreen: CollectionViewPrefetching {
     /// Commits finished queries and keeps the selection on a shown post (the first, when
     /// a filter hid it). Called before the view's commit, so the border is right at once.
     func takeFinishedUpdates(at time: Duration) {
+        syncDecodesInCommit = 0
+        if state.imageMode != .sync {
+            awaitingSyncDecode.removeAll()
+        } else if let next = nearestAwaitingSyncDecode() {
+            awaitingSyncDecode.remove(next)
+            source.reconfigureItems([next])
+        }
         source.applyFinishedUpdates(at: time)
         if !hasLoadedAll && !isQuerying { hasLoadedAll = true }
         guard !source.contains(state.selected), let first = source.itemIdentifier(for: IndexPath(item: 0, section: 0)) else { return }
@@ -162,6 +179,21 @@ final class GridScreen: CollectionViewPrefetching {
 
     // MARK: Cells and thumbnails
 
+    /// The waiting post nearest the top of the viewport (what a person looks at first);
+    /// posts no longer shown are forgotten.
+    private func nearestAwaitingSyncDecode() -> Int? {
+        var best: (id: Int, distance: Int)?
+        for id in awaitingSyncDecode {
+            guard let path = source.indexPath(for: id) else {
+                awaitingSyncDecode.remove(id)
+                continue
+            }
+            let distance = abs(view.layout.frame(for: path).y - Int(view.physics.offset))
+            if best.map({ distance < $0.distance }) ?? true { best = (id, distance) }
+        }
+        return best?.id
+    }
+
     func likes(of id: Int) -> Int { catalogue.likes(ofPost: id - 1) + state.likesAdded(to: id) }
 
     /// One thumbnail size for every column (the narrowest's): an item that moves to a column
@@ -181,12 +213,16 @@ final class GridScreen: CollectionViewPrefetching {
         cell.isSelected = id == state.selected
         if cellCost > .zero { clock.spin(for: cellCost) }
         let key = thumbnailKey(for: id)
-        // `--images sync`: decoded at full size, here, while the frame waits.
-        let asset = state.imageMode == .sync ? store.prepareOnThisThread(key) : store.asset(for: key)
+        // `--images sync`: decoded at full size, here, while the frame waits (one a commit).
+        let decodesHere = state.imageMode == .sync && syncDecodesInCommit < Self.syncDecodesPerCommit
+        if decodesHere { syncDecodesInCommit += 1 }
+        let asset = decodesHere ? store.prepareOnThisThread(key) : store.asset(for: key)
         cell.image = asset.image
         cell.isPlaceholder = asset.isPlaceholder
         if case .failed(_, let error) = asset { cell.failure = error.shortLabel }
-        if case .placeholder = asset { requestThumbnail(id, key: key, at: path) }
+        if case .placeholder = asset {
+            if state.imageMode == .sync { awaitingSyncDecode.insert(id) } else { requestThumbnail(id, key: key, at: path) }
+        }
     }
 
     /// Starts preparing a post's thumbnail unless it is under way (the store keeps that
