@@ -117,6 +117,22 @@ def diagnose(pid, label):
                     "-ex", "call (int)fclose($1)"], capture_output=True)
 
 
+def evidence(pid):
+    """Why the app does not answer: what the screen shows (the header names the modes), the
+    window's size, and the main thread's stack three times a second apart (gdb)."""
+    text = screen()
+    header = next((line for line in text.splitlines() if "destinations" in line), "(no header)")
+    size = tmux("display-message", "-p", "-t", "soak", "#{window_width}x#{window_height}", check=False).strip()
+    stacks = []
+    for sample in range(3):
+        result = subprocess.run(["gdb", "-p", str(pid), "-batch", "-nx", "-ex", "thread 1", "-ex", "bt 25"],
+                                capture_output=True, text=True, timeout=60)
+        frames = [line for line in result.stdout.splitlines() if line.startswith("#")]
+        stacks.append(f"main thread, sample {sample + 1}:\n" + "\n".join(frames or [result.stderr[-300:]]))
+        time.sleep(1)
+    return f"header: {header.strip()}\nwindow: {size}\n" + "\n".join(stacks) + "\nscreen:\n" + text[-1200:]
+
+
 def settled_rss(pid, label):
     """Resident memory once the app has been left alone in its plain state: the smallest of
     three samples a second apart, after five seconds without input (queries finish, the
@@ -152,11 +168,11 @@ def drive(binary, arguments, seconds, rng, csv, phase, started, reference_after=
         if now >= next_sample:
             rss = rss_mb(pid)
             text = screen()
-            hud = re.search(r"hitches (\d+)\s+([\d.]+) ms/s", text)
+            hud = re.search(r"hitches (\d+) commit (\d+) terminal\s+([\d.]+) ms/s", text)
             cache = re.search(r"(\d+) KiB of \d+ MiB", text)
             size = tmux("display-message", "-p", "-t", "soak", "#{window_width}x#{window_height}", check=False).strip()
             row = (f"{now - started:.1f}", phase, f"{rss:.1f}" if rss else "", size,
-                   hud.group(1) if hud else "", hud.group(2) if hud else "", cache.group(1) if cache else "")
+                   str(int(hud.group(1)) + int(hud.group(2))) if hud else "", hud.group(3) if hud else "", cache.group(1) if cache else "")
             csv.write(",".join(row) + "\n")
             samples.append((now, rss))
             next_sample += 1
@@ -175,7 +191,7 @@ def drive(binary, arguments, seconds, rng, csv, phase, started, reference_after=
             tmux("resize-window", "-t", "soak", "-x", "160", "-y", "48", check=False)
             tmux("send-keys", "-t", "soak", "Enter", "?", check=False)
             if not wait_for(lambda text: "any key closes" in text or "too small" in text, 5):
-                return False, "the app stopped answering (no help panel within 5 s):\n" + screen()[-1500:], samples, keys, resizes
+                return False, "the app stopped answering (no help panel within 5 s):\n" + evidence(pid), samples, keys, resizes
             tmux("send-keys", "-t", "soak", "C-l", check=False)  # closes the help panel
             next_probe = now + rng.uniform(15, 30)
         roll = rng.random()

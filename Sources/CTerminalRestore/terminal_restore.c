@@ -3,11 +3,13 @@
 // alternate screen left), puts the saved termios back with tcsetattr, writes one line
 // naming the signal, then gives the signal to whoever had it before: Swift's runtime
 // backtracer, which then prints on a normal screen, or the default action, so the exit
-// status and any core dump stay honest. endwin() is not safe here: a crash inside ncurses
+// status and any core dump stay honest. SIGQUIT (Ctrl-\) goes to the default action: one
+// line, exit status 131, no backtrace. endwin() is not safe here: a crash inside ncurses
 // or malloc would deadlock or garble it.
 #define _GNU_SOURCE
 #include "terminal_restore.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <string.h>
@@ -17,6 +19,7 @@
 static struct termios saved_termios;
 static volatile sig_atomic_t have_saved_termios = 0;
 static int terminal_fd = 1;
+static volatile sig_atomic_t frames_fd = -1;
 static struct sigaction previous_actions[65];
 // CAN and ST first: the frame writer may have been in the middle of a sixel or kitty
 // image (a DCS or APC string), whose parser would swallow the reset otherwise.
@@ -37,6 +40,15 @@ static const char *line_for(int sig) {
 
 static void handler(int sig, siginfo_t *info, void *context) {
     (void)context;
+    // The signal may be handled on a worker while the main thread goes on writing frames:
+    // their descriptor is pointed at /dev/null first, so nothing lands after the reset.
+    if (frames_fd >= 0) {
+        int null_fd = open("/dev/null", O_WRONLY);
+        if (null_fd >= 0) {
+            dup2(null_fd, frames_fd);
+            close(null_fd);
+        }
+    }
     ssize_t ignored = write(terminal_fd, reset_sequence, sizeof reset_sequence - 1);
     if (have_saved_termios) tcsetattr(terminal_fd, TCSANOW, &saved_termios);
     const char *line = line_for(sig);
@@ -44,13 +56,27 @@ static void handler(int sig, siginfo_t *info, void *context) {
     (void)ignored;
     // The previous action back in place; a signal sent by kill or raise is raised again
     // (delivered when this handler returns), a fault is left to happen again on return.
-    sigaction(sig, &previous_actions[sig], NULL);
-    if (info == NULL || info->si_code <= 0) raise(sig);
+    // Ctrl-\ is a person quitting, not a crash: the default action (exit 131), without
+    // Swift's backtracer and its report.
+    if (sig == SIGQUIT) {
+        struct sigaction default_action;
+        memset(&default_action, 0, sizeof default_action);
+        default_action.sa_handler = SIG_DFL;
+        sigaction(sig, &default_action, NULL);
+    } else {
+        sigaction(sig, &previous_actions[sig], NULL);
+    }
+    // SIGQUIT from the keyboard has si_code SI_KERNEL but does not recur: raised too.
+    if (sig == SIGQUIT || info == NULL || info->si_code <= 0) raise(sig);
 }
 
 void terminal_restore_save(int fd) {
     terminal_fd = fd;
     have_saved_termios = tcgetattr(fd, &saved_termios) == 0;
+}
+
+void terminal_restore_frames_fd(int fd) {
+    frames_fd = fd;
 }
 
 void terminal_restore_install(void) {

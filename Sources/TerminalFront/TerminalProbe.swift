@@ -14,8 +14,41 @@
 /// - `CSI 14 t` (XTWINOPS): `CSI 4 ; height ; width t`, the text area in pixels (xterm
 ///   answers only with window operations allowed; the kernel's `TIOCGWINSZ` is asked
 ///   too, see ``TerminalSession``).
+/// - `CSI > q` (XTVERSION): `DCS > | name(version) ST`, which terminal this is (kitty's
+///   Unicode placeholders need kitty 0.28 or later).
+/// - `OSC 11 ; ? ST`: `OSC 11 ; rgb:RRRR/GGGG/BBBB ST`, the background colour (a light or a
+///   dark theme for the chrome).
 /// - `CSI c` (DA1): `CSI ? 62 ; 4 ; … c`, attribute 4 meaning sixel graphics.
+///
+/// Inside tmux or GNU screen only DECRQM, OSC 11 (tmux) and DA1 are sent: tmux took the
+/// kitty query, an APC string, for a pane title and kept it after the app quit (issue 24).
 public enum TerminalProbe {
+    /// A colour as the terminal reported it, each component 0…1.
+    public struct RGB: Sendable, Equatable {
+        public var red, green, blue: Double
+        public init(red: Double, green: Double, blue: Double) { (self.red, self.green, self.blue) = (red, green, blue) }
+        /// Relative luminance (sRGB weights) over one half.
+        public var isLight: Bool { 0.2126 * red + 0.7152 * green + 0.0722 * blue > 0.5 }
+    }
+
+    /// Where the app runs: what each kind of terminal may be asked.
+    public struct Venue: Sendable, Equatable {
+        /// Graphics queries (kitty, XTSMGRAPHICS, XTWINOPS, XTVERSION): not on the Linux
+        /// console (no APC: it prints the query) nor inside a multiplexer.
+        public var graphics: Bool
+        /// The background colour (OSC 11): not on the Linux console nor inside GNU screen.
+        public var background: Bool
+
+        /// - Parameters: `term` is TERM; `insideTmux` is whether `$TMUX` is set.
+        public init(term: String, insideTmux: Bool) {
+            let console = term.hasPrefix("linux") || term == "dumb" || term.isEmpty
+            let screen = term.hasPrefix("screen") && !insideTmux
+            let multiplexer = insideTmux || term.hasPrefix("screen") || term.hasPrefix("tmux")
+            graphics = !console && !multiplexer
+            background = !console && !screen
+        }
+    }
+
     /// What the terminal answered.
     public struct Answers: Sendable, Equatable {
         public var synchronizedOutput = false
@@ -25,6 +58,10 @@ public enum TerminalProbe {
         public var sixelColorRegisters: Int?
         /// The text area's size in pixels, when the terminal said.
         public var textAreaPixels: (width: Int, height: Int)?
+        /// XTVERSION's answer (`kitty(0.26.5)`, `XTerm(379)`, …), when the terminal gave one.
+        public var version: String?
+        /// The background colour, when the terminal said (OSC 11).
+        public var background: RGB?
 
         public init() {}
 
@@ -32,21 +69,20 @@ public enum TerminalProbe {
             a.synchronizedOutput == b.synchronizedOutput && a.kittyGraphics == b.kittyGraphics && a.sixel == b.sixel
                 && a.sixelColorRegisters == b.sixelColorRegisters
                 && a.textAreaPixels?.width == b.textAreaPixels?.width && a.textAreaPixels?.height == b.textAreaPixels?.height
+                && a.version == b.version && a.background == b.background
         }
     }
 
-    /// The queries, in the order they are sent. The Linux console implements no APC and
-    /// would print the kitty query as text, so `graphics` is false there.
-    public static func queries(graphics: Bool) -> [UInt8] {
-        Array("\u{1B}[?2026$p\(graphics ? "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[?1;1;0S\u{1B}[14t" : "")\u{1B}[c".utf8)
+    /// The queries for `venue`, in the order they are sent (DA1 last).
+    public static func queries(for venue: Venue) -> [UInt8] {
+        let graphics = venue.graphics ? "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[?1;1;0S\u{1B}[14t\u{1B}[>q" : ""
+        let background = venue.background ? "\u{1B}]11;?\u{1B}\\" : ""
+        return Array("\u{1B}[?2026$p\(graphics)\(background)\u{1B}[c".utf8)
     }
 
-    /// Whether a terminal of this TERM can be asked about graphics without harm.
-    public static func mayAskAboutGraphics(term: String) -> Bool { !term.hasPrefix("linux") && term != "dumb" }
-
-    static func query(term: String, input: Int32 = Platform.standardInput, output: Int32 = Platform.standardOutput, timeoutMilliseconds: Int32 = 250) -> Answers {
+    static func query(venue: Venue, input: Int32 = Platform.standardInput, output: Int32 = Platform.standardOutput, timeoutMilliseconds: Int32 = 250) -> Answers {
         Platform.withRawInput(input) {
-            guard Platform.write(queries(graphics: mayAskAboutGraphics(term: term)), to: output) else { return Answers() }
+            guard Platform.write(queries(for: venue), to: output) else { return Answers() }
             var reply: [UInt8] = []
             let deadline = ContinuousClock.now + .milliseconds(timeoutMilliseconds)
             while !Self.hasDeviceAttributes(reply) {
@@ -68,7 +104,50 @@ public enum TerminalProbe {
         answers.sixel = hasSixel(reply: reply)
         answers.sixelColorRegisters = sixelColorRegisters(reply: reply)
         answers.textAreaPixels = textAreaPixels(reply: reply)
+        answers.version = version(reply: reply)
+        answers.background = background(reply: reply)
         return answers
+    }
+
+    /// `DCS > | text ST`: the terminal's name and version.
+    static func version(reply: [UInt8]) -> String? {
+        for body in stringBodies(of: reply, introducer: UInt8(ascii: "P")) where body.starts(with: Array(">|".utf8)) {
+            let text = String(decoding: body.dropFirst(2), as: UTF8.self)
+            return String(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value < 0x7F }.map(Character.init))
+        }
+        return nil
+    }
+
+    /// `OSC 11 ; rgb:R/G/B` (ST or BEL): the background colour, each component 1–4 hex digits.
+    static func background(reply: [UInt8]) -> RGB? {
+        for body in stringBodies(of: reply, introducer: UInt8(ascii: "]")) where body.starts(with: Array("11;rgb:".utf8)) {
+            let parts = String(decoding: body.dropFirst(7), as: UTF8.self).split(separator: "/")
+            guard parts.count == 3 else { continue }
+            let values = parts.compactMap { part -> Double? in
+                guard (1...4).contains(part.count), let value = UInt32(part, radix: 16) else { return nil }
+                return Double(value) / Double((1 << (4 * part.count)) - 1)
+            }
+            if values.count == 3 { return RGB(red: values[0], green: values[1], blue: values[2]) }
+        }
+        return nil
+    }
+
+    /// The bodies of every complete `ESC <introducer> … (ESC \ | BEL)` string in `bytes`.
+    static func stringBodies(of bytes: [UInt8], introducer: UInt8) -> [ArraySlice<UInt8>] {
+        var result: [ArraySlice<UInt8>] = []
+        var index = 0
+        while index + 1 < bytes.count {
+            guard bytes[index] == 0x1B, bytes[index + 1] == introducer else {
+                index += 1
+                continue
+            }
+            var end = index + 2
+            while end < bytes.count, bytes[end] != 0x07, !(bytes[end] == 0x1B && end + 1 < bytes.count && bytes[end + 1] == UInt8(ascii: "\\")) { end += 1 }
+            guard end < bytes.count, bytes[end] == 0x07 || end + 1 < bytes.count else { break }
+            result.append(bytes[(index + 2)..<end])
+            index = end + (bytes[end] == 0x07 ? 1 : 2)
+        }
+        return result
     }
 
     /// True when `reply` holds a DECRPM for mode 2026 saying set or reset.

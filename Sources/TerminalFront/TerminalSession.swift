@@ -65,7 +65,7 @@ public final class TerminalSession {
         guard Platform.standardStreamsAreTerminals else { throw .notATerminal }
         Platform.useUTF8Locale()
         Platform.unblockTerminalSignals()
-        probed = TerminalProbe.query(term: Self.termName ?? "")
+        probed = TerminalProbe.query(venue: TerminalProbe.Venue(term: Self.termName ?? "", insideTmux: Platform.environment("TMUX") != nil))
         if probed.textAreaPixels == nil { probed.textAreaPixels = Platform.windowPixels(of: Platform.standardOutput) }
         supportsSynchronizedOutput = Platform.environment("DESTINATIONS_SYNC_OUTPUT").map { $0 == "1" } ?? probed.synchronizedOutput
         terminal_restore_save(Platform.standardOutput)
@@ -83,7 +83,9 @@ public final class TerminalSession {
         self.ncursesOutput = ncursesOutput
         self.capture = capture
         Platform.redirect(ncursesOutput, to: capture.descriptor)
-        writer = TerminalWriter(descriptor: Platform.openTerminalForNonBlockingWrites() ?? Platform.duplicate(Platform.standardOutput))
+        let frames = Platform.openTerminalForNonBlockingWrites() ?? Platform.duplicate(Platform.standardOutput)
+        terminal_restore_frames_fd(frames)
+        writer = TerminalWriter(descriptor: frames)
     }
 
     /// The same screen with no terminal: ncurses writes into the capture file and the

@@ -45,11 +45,11 @@ final class DetailView {
         return imageKey != oldKey
     }
 
-    func draw(into canvas: inout Canvas, post: DestinationPost, likes: Int) {
+    func draw(into canvas: inout Canvas, post: DestinationPost, likes: Int, theme: Theme) {
         guard area.width >= 10, area.height >= Self.textRows + 3 else { return }
-        let panel = CellStyle(background: .palette(234))
+        let panel = theme.detail
         canvas.fill(area, with: Cell(" ", style: panel))
-        canvas.box(area, style: CellStyle(foreground: .yellow, background: .palette(234), bold: true))
+        canvas.box(area, style: theme.detailBorder)
         let size = imageSize
         let imageOrigin = Point(x: area.x + (area.width - size.columns) / 2, y: area.y + 1)
         if let image { canvas.blit(image, at: imageOrigin, clip: area.insetBy(1)) }
@@ -59,13 +59,15 @@ final class DetailView {
         }
         let textX = area.x + 3, width = area.width - 6
         var y = area.y + 1 + size.rows + 1
-        canvas.draw(post.title, at: Point(x: textX, y: y), width: width, style: CellStyle(background: .palette(234), bold: true))
+        var title = panel
+        title.bold = true
+        canvas.draw(post.title, at: Point(x: textX, y: y), width: width, style: title)
         y += 1
-        canvas.draw(post.region, at: Point(x: textX, y: y), width: width, style: CellStyle(background: .palette(234), dim: true))
+        canvas.draw(post.region, at: Point(x: textX, y: y), width: width, style: theme.detailDim)
         y += 1
-        canvas.draw("♥ \(likes)", at: Point(x: textX, y: y), width: width, style: CellStyle(foreground: .red, background: .palette(234)))
+        canvas.draw("♥ \(likes)", at: Point(x: textX, y: y), width: width, style: theme.detailLikes)
         let state = isPlaceholder ? (failure == nil ? "preparing \(size.columns)×\(size.rows)…" : "") : "\(size.columns)×\(size.rows) cells"
         canvas.draw("\(state)   Esc back  L like  q quit", at: Point(x: textX, y: y + 1), width: width,
-                    style: CellStyle(foreground: .palette(244), background: .palette(234)))
+                    style: theme.detailDim)
     }
 }

@@ -8,7 +8,7 @@ extension GridApp {
     func drawChrome(into canvas: inout Canvas, frame: FrameInfo) {
         drawBars(into: &canvas, frame: frame)
         if screen.state.showsHUD { drawHUD(into: &canvas, frame: frame) }
-        if let detail = screen.detail { detail.draw(into: &canvas, post: screen.catalogue.post(detail.id - 1), likes: screen.likes(of: detail.id)) }
+        if let detail = screen.detail { detail.draw(into: &canvas, post: screen.catalogue.post(detail.id - 1), likes: screen.likes(of: detail.id), theme: theme) }
         if screen.state.showsHelp { drawHelp(into: &canvas) }
     }
 
@@ -45,23 +45,23 @@ extension GridApp {
     private func drawHUD(into canvas: inout Canvas, frame: FrameInfo) {
         let height = Self.hudRows + 2
         let box = Rect(x: 0, y: canvas.rows - Self.footerRows - height, width: canvas.columns, height: height)
-        let panel = CellStyle(background: .palette(235))
+        let panel = theme.panel
         canvas.fill(box, with: Cell(" ", style: panel))
-        canvas.box(box, style: CellStyle(foreground: .palette(244), background: .palette(235)))
+        canvas.box(box, style: theme.panelBorder)
         // Counters only, and percentiles over the last second: never a sort of the whole run.
         let meter = scheduler.meter
         let period = frame.refreshRate.period
-        let band: Color = switch meter.band { case .good: .green; case .warning: .yellow; case .critical: .red }
+        let band: Color = switch meter.band { case .good: theme.good; case .warning: theme.warning; case .critical: theme.critical }
         let width = box.width - 4
         var x = box.x + 2
         x += canvas.draw("hitches \(meter.commitHitches) commit \(meter.terminalHitches) terminal  ", at: Point(x: x, y: box.y + 1), style: panel)
         x += canvas.draw("\(fixed(meter.hitchRatio, 2)) ms/s \(meter.band.rawValue)", at: Point(x: x, y: box.y + 1),
-                         style: CellStyle(foreground: band, background: .palette(235), bold: true))
+                         style: CellStyle(foreground: band, background: panel.background, bold: true))
         let recentP99 = meter.recentCommitPercentile(0.99, last: Int(frame.refreshRate.hertz.rounded()))
         canvas.draw("  commit p99 (last second) \(fixed(recentP99.milliseconds, 2)) ms of \(fixed(period.milliseconds, 2)) ms  \(terminal.bytesInLastFrame) bytes/frame  \(terminal.outputStatistics.coalescedFrames) coalesced",
                     at: Point(x: x, y: box.y + 1), width: box.maxX - 2 - x, style: panel)
         CommitSparkline.draw(scheduler.meter, width: width, period: period, at: Point(x: box.x + 2, y: box.y + 2),
-                             background: .palette(235), into: &canvas)
+                             background: panel.background, colors: (theme.good, theme.warning, theme.critical), into: &canvas)
         let store = screen.store, view = screen.view
         let cache = store.cacheCounters, loads = store.counters
         canvas.draw("cells prepared: in commit \(view.cellsPreparedInCommit)  in idle time \(view.cellsPreparedIdle)  live \(view.liveCellCount)   prefetch batches \(view.prefetchBatches)  cancels \(view.cancelBatches)",
@@ -91,15 +91,15 @@ extension GridApp {
     private func drawHelp(into canvas: inout Canvas) {
         let width = min(canvas.columns - 2, 64), height = min(canvas.rows - 2, Self.helpLines.count + 4)
         let box = Rect(x: (canvas.columns - width) / 2, y: (canvas.rows - height) / 2, width: width, height: height)
-        let panel = CellStyle(background: .palette(236))
+        let panel = theme.help
         canvas.fill(box, with: Cell(" ", style: panel))
-        canvas.box(box, style: CellStyle(foreground: .cyan, background: .palette(236), bold: true))
-        canvas.draw(" Keys ", at: Point(x: box.x + 2, y: box.y), style: CellStyle(foreground: .cyan, background: .palette(236), bold: true))
+        canvas.box(box, style: theme.helpBorder)
+        canvas.draw(" Keys ", at: Point(x: box.x + 2, y: box.y), style: theme.helpBorder)
         for (index, line) in Self.helpLines.prefix(height - 4).enumerated() {
             let y = box.y + 2 + index
-            canvas.draw(line.0, at: Point(x: box.x + 2, y: y), width: 22, style: CellStyle(foreground: .yellow, background: .palette(236), bold: true))
+            canvas.draw(line.0, at: Point(x: box.x + 2, y: y), width: 22, style: theme.helpKey)
             canvas.draw(line.1, at: Point(x: box.x + 25, y: y), width: width - 27, style: panel)
         }
-        canvas.draw("any key closes", at: Point(x: box.x + 2, y: box.maxY - 2), style: CellStyle(foreground: .palette(244), background: .palette(236)))
+        canvas.draw("any key closes", at: Point(x: box.x + 2, y: box.maxY - 2), style: theme.helpDim)
     }
 }

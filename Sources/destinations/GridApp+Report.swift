@@ -3,6 +3,14 @@ import RenderLoop
 /// The run's report, from the scheduler's meter, the screen, the terminal and the run's
 /// statistics.
 extension GridApp {
+    /// p50, p95 and max by nearest rank, and the count; nil for no values.
+    static func percentiles(_ values: [Double]) -> (p50: Double, p95: Double, max: Double, keys: Int)? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        func rank(_ p: Double) -> Double { sorted[min(sorted.count, max(1, Int((p * Double(sorted.count)).rounded(.up)))) - 1] }
+        return (rank(0.5), rank(0.95), sorted[sorted.count - 1], sorted.count)
+    }
+
     func makeReport() -> GridReport {
         let hitch = scheduler.meter.report()
         let store = screen.store, view = screen.view, catalogue = screen.catalogue
@@ -28,6 +36,7 @@ extension GridApp {
             rssFirstFrameMb: Double(stats.residentAtFirstFrame) / megabyte, rssHalfwayMb: stats.residentHalfway.map { Double($0) / megabyte },
             rssEndMb: Double(Platform.residentBytes()) / megabyte, peakRssMb: Double(Platform.peakResidentBytes()) / megabyte,
             thumbnailCache: store.thumbnails?.counters, thumbnailsPrepared: store.counters.prepared, minorFaultsPerFrame: stats.minorFaultsPerFrame,
-            idle: idleMeasurement.map { $0.result(at: clock.now, bytesWritten: terminal.bytesWritten) }, quietWaits: scheduler.quietWaits)
+            idle: idleMeasurement.map { $0.result(at: clock.now, bytesWritten: terminal.bytesWritten) }, quietWaits: scheduler.quietWaits,
+            filterLatency: Self.percentiles(stats.filterLatencies))
     }
 }

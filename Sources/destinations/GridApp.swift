@@ -30,6 +30,8 @@ final class GridApp: FrameDelegate {
     var somethingHappened = true
     /// Symbols or kitty images, and why (the header says).
     let graphics: GraphicsChoice
+    /// The chrome's colours for the terminal's background.
+    let theme: Theme
     /// The tick of the last frame drawn (the HUD's quiet refresh counts from it).
     var lastFrameTick: Duration?
     /// `--scenario idle`: from when the first screen was complete, CPU time and bytes.
@@ -41,6 +43,8 @@ final class GridApp: FrameDelegate {
     private var needsRelayout = false
     /// Layouts done since the start.
     private(set) var relayouts = 0
+    /// When each filter key whose result is not on screen yet was read.
+    private var filterKeysWaiting: [Duration] = []
 
     static let headerRows = 1, footerRows = 1, hudRows = 4
 
@@ -70,6 +74,7 @@ final class GridApp: FrameDelegate {
                                           insideTmux: Platform.environment("TMUX") != nil, headless: terminal.isHeadless,
                                           terminalProgram: Platform.environment("TERM_PROGRAM") ?? Platform.environment("LC_TERMINAL"))
         if graphics.output.drawsPixelCells { terminal.enablePixelImages() }
+        theme = Theme.resolve(options.theme, background: terminal.probed.background)
         let store = GridLaunch.assetStore(options: options, images: images, clock: clock, wake: wake,
                                           colorMode: GridLaunch.colorMode(for: terminal.capability), output: graphics.output)
         let state = GridState(showsHUD: showsHUD, imageMode: options.images)
@@ -82,6 +87,7 @@ final class GridApp: FrameDelegate {
             scenario = ScenarioDriver(kind: kind, seed: options.seed, words: GridLaunch.searchWords(from: loaded.catalogue))
         }
         stats = RunStats(duration: options.duration)
+        screen.theme = theme
         scheduler.idleWork = screen.view
         scheduler.isIdleWorkEnabled = options.prefetch
         startedAt = clock.now
@@ -201,6 +207,11 @@ final class GridApp: FrameDelegate {
         let view = screen.view
         let topBefore = Int(view.physics.offset)
         screen.takeFinishedUpdates(at: frame.presentationTime)
+        if !filterKeysWaiting.isEmpty && !screen.isQuerying {
+            // This frame shows the result of every filter key typed so far (or a newer one).
+            for typed in filterKeysWaiting { stats.filterLatencies.append((frame.presentationTime - typed).milliseconds) }
+            filterKeysWaiting.removeAll()
+        }
         view.commit(at: frame.presentationTime, into: &canvas)
         drawChrome(into: &canvas, frame: frame)
         // Images the cells about to be shown name are in the terminal before the cells are.
@@ -220,8 +231,12 @@ final class GridApp: FrameDelegate {
     /// A key: the state changes, and what it asks of the screen or the loop is done.
     private func handle(_ key: Key, at time: Duration) {
         somethingHappened = true
+        let filter = screen.state.filter
         for effect in screen.state.handle(key, columns: screen.view.layout.columns) {
             switch effect {
+            case .requery where screen.state.filter != filter:
+                filterKeysWaiting.append(clock.now)
+                screen.perform(effect, at: time)
             case .relayout: needsRelayout = true
             case .repaint: terminal.invalidate()
             case .toggleIdleWork: scheduler.isIdleWorkEnabled.toggle()

@@ -38,6 +38,9 @@ struct GridCommand: ParsableCommand {
     @Option(help: "Thumbnails as kitty images (kitty, Ghostty, WezTerm …), as sixel (xterm -ti vt340, foot, mlterm, Windows Terminal …), as iTerm2 inline images, or as symbols (any terminal, 24-bit where it has direct colour); auto asks the terminal. DESTINATIONS_GRAPHICS sets the default.")
     var graphics: GraphicsRequest?
 
+    @Option(help: "Colours of the HUD, help and detail view for a light or a dark terminal background; auto asks the terminal (OSC 11) and takes dark when it does not say.")
+    var theme: ThemeRequest = .auto
+
     @Flag(help: "With --photos: do not read or write the desktop's thumbnail cache ($XDG_CACHE_HOME/thumbnails, else ~/.cache/thumbnails).")
     var noThumbnailCache = false
 
@@ -67,6 +70,9 @@ struct GridCommand: ParsableCommand {
 
     @Option(help: "Summary printed at the end: text or json.")
     var report: ReportFormat = .text
+
+    @Option(help: ArgumentHelp("Write the summary to this file instead of standard output (a run inside a terminal that closes with it).", valueName: "file"))
+    var reportFile: String?
 
     @Option(help: "The HUD under the grid: on or off (default: on in a terminal, off headless).")
     var hud: PrefetchMode?
@@ -108,10 +114,11 @@ struct GridCommand: ParsableCommand {
             posts: posts, photos: photos, latency: .milliseconds(latency), cacheBytes: cacheMb << 20, scenario: scenario,
             duration: duration.map { .milliseconds($0 * 1000) } ?? (scenario != nil ? .seconds(5) : nil),
             seed: seed, graphics: graphics, thumbnailCache: !noThumbnailCache, traceFrames: traceFile != nil, traceLifecycle: traceLifecycle != nil, stress: stress,
-            workers: workers ?? AssetLoader.defaultWorkers, workerPriority: workerPriority, hud: hud.map { $0 == .on })
+            workers: workers ?? AssetLoader.defaultWorkers, workerPriority: workerPriority, hud: hud.map { $0 == .on }, theme: theme)
         let outcome = try GridLaunch.runInTerminal(options: options, headless: headless)
         try TerminalLoop.checkTerminal(outcome.stop)
-        print(report == .json ? outcome.report.json() : outcome.report.text())
+        let summary = report == .json ? outcome.report.json() : outcome.report.text()
+        if let reportFile { try write(summary + "\n", to: reportFile) } else { print(summary) }
         try writeTraces(outcome.app)
         try TerminalLoop.checkSignal(outcome.stop)
     }
@@ -154,6 +161,7 @@ struct GridOptions: Sendable {
     var workerPriority = WorkerPriority.recommended
     /// Nil: on in a terminal, off headless.
     var hud: Bool?
+    var theme = ThemeRequest.auto
 
     /// The catalogue to show and how many posts; a photo folder's skipped files are kept
     /// in the catalogue for the header and the report. A photo folder without `--posts`

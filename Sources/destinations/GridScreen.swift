@@ -23,6 +23,8 @@ final class GridScreen: CollectionViewPrefetching {
     /// Extra work per configured cell (`--cell-cost`), spun on the clock.
     let cellCost: Duration
     private(set) var detail: DetailView?
+    /// The colours cells and the detail view draw with.
+    var theme = Theme.dark
     /// `--images sync`: posts whose full-size decode waits for a later commit (at most
     /// ``syncDecodesPerCommit`` a commit, so the app keeps answering; issue 28).
     private var awaitingSyncDecode = Set<Int>()
@@ -211,6 +213,7 @@ final class GridScreen: CollectionViewPrefetching {
         cell.region = post.region
         cell.likes = likes(of: id)
         cell.isSelected = id == state.selected
+        cell.theme = theme
         if cellCost > .zero { clock.spin(for: cellCost) }
         let key = thumbnailKey(for: id)
         // `--images sync`: decoded at full size, here, while the frame waits (one a commit).

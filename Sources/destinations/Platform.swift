@@ -24,6 +24,18 @@ enum Platform {
     /// Ends the process with `status`.
     static func exit(_ status: Int32) -> Never { Glibc.exit(status) }
 
+    /// Swift's runtime backtracer reads `SWIFT_BACKTRACE` once, before `main`; on a terminal
+    /// it then waits up to 30 s for a key after a crash ("Press space to interact"), holding
+    /// the shell. Unless the person set the variable, the process starts itself again with
+    /// `interactive=no`, so a crash prints its backtrace on the restored screen and ends.
+    /// Costs one `execve` at launch (BENCHMARKS.md); returns when nothing needs doing or the
+    /// exec failed.
+    static func quietTheBacktracer() {
+        guard getenv("SWIFT_BACKTRACE") == nil else { return }
+        setenv("SWIFT_BACKTRACE", "interactive=no", 1)
+        execv("/proc/self/exe", CommandLine.unsafeArgv)
+    }
+
     /// Malloc thresholds fixed, not glibc's dynamic ones. Dynamic, the mmap threshold rises
     /// after the first large free and later decode buffers stay in the heap for good (27 →
     /// 95 MB over an 8 s fling). Fixed at 128 KiB, every decode buffer was an mmap/munmap

@@ -12,6 +12,8 @@ final class PostCell: CollectionViewCell {
     var isPlaceholder = true
     var failure: String?
     var isSelected = false
+    /// Border and likes colours for the terminal's background.
+    var theme = Theme.dark
 
     /// Rows of a cell: border, thumbnail, title, region, likes, border.
     static let thumbnailRows = 7
@@ -25,7 +27,7 @@ final class PostCell: CollectionViewCell {
     }
 
     override func draw(in canvas: inout Canvas, frame: Rect, clip: Rect) {
-        let border = CellStyle(foreground: isSelected ? .yellow : .palette(8), bold: isSelected)
+        let border = CellStyle(foreground: isSelected ? theme.selectedBorder : theme.border, bold: isSelected)
         canvas.box(frame, style: border, clip: clip)
         if let image { canvas.blit(image, at: Point(x: frame.x + 1, y: frame.y + 1), clip: clip.intersection(frame.insetBy(1))) }
         if let failure {
@@ -35,7 +37,7 @@ final class PostCell: CollectionViewCell {
         let textX = frame.x + 2, width = frame.width - 4, top = frame.y + 1 + Self.thumbnailRows
         canvas.draw(title, at: Point(x: textX, y: top), width: width, style: CellStyle(bold: true), clip: clip)
         canvas.draw(region, at: Point(x: textX, y: top + 1), width: width, style: CellStyle(dim: true), clip: clip)
-        canvas.draw("♥ \(likes)", at: Point(x: textX, y: top + 2), width: width, style: CellStyle(foreground: .red), clip: clip)
+        canvas.draw("♥ \(likes)", at: Point(x: textX, y: top + 2), width: width, style: CellStyle(foreground: theme.likes), clip: clip)
     }
 
     /// The thumbnail size for a cell of `width` columns.

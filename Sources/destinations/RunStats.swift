@@ -28,6 +28,8 @@ struct RunStats {
     /// a steady-state commit that allocates nothing faults about never.
     var faultsAfterFirstFrame: Int?
     var framesAfterFirstFrame = 0
+    /// Filter keystroke → the frame that first shows its result (or a newer one), ms.
+    var filterLatencies: [Double] = []
 
     init(duration: Duration?) { self.duration = duration }
 

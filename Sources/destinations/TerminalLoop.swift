@@ -47,12 +47,13 @@ enum CommitSparkline {
     static let levels = "▁▂▃▄▅▆▇█".map { String($0) }
 
     static func draw(_ meter: HitchMeter, width: Int, period: Duration, at origin: Point,
-                     background: Color = .default, into canvas: inout Canvas) {
+                     background: Color = .default, colors: (fast: Color, slow: Color, hitch: Color) = (.green, .yellow, .red),
+                     into canvas: inout Canvas) {
         var offset = 0
         meter.forEachRecent(width) { record in
             defer { offset += 1 }
             let fraction = min(record.commitDuration / (period * 2), 1)
-            let color: Color = record.isHitch ? .red : record.terminalBehind ? .magenta : (record.commitDuration > period / 2 ? .yellow : .green)
+            let color: Color = record.isHitch ? colors.hitch : record.terminalBehind ? .magenta : (record.commitDuration > period / 2 ? colors.slow : colors.fast)
             let level = levels[min(Int(fraction * Double(levels.count)), levels.count - 1)]
             canvas.draw(level, at: Point(x: origin.x + offset, y: origin.y), style: CellStyle(foreground: color, background: background))
         }

@@ -3,7 +3,8 @@ import Testing
 
 /// A crash, a Swift trap or Ctrl-\ must leave the user's shell usable: off the alternate
 /// screen, cursor shown, line editing and echo back, and one line saying what happened;
-/// then the signal goes on (Swift's backtracer prints on the normal screen).
+/// then a crash's signal goes on (Swift's backtracer prints on the normal screen), and
+/// Ctrl-\ ends the process (exit 131).
 @Suite(.serialized) struct CrashRestoreTests {
     @Test(arguments: ["segv", "trap", "abrt", "fpe", "quit"], ["xterm-256color", "xterm-direct", "screen-256color", "linux"])
     func theTerminalComesBackFromACrash(kind: String, term: String) throws {
@@ -22,6 +23,39 @@ import Testing
         #expect(alternate == "0", "left the alternate screen")
         let cursor = try tmux.run(["display-message", "-p", "-t", tmux.session, "#{cursor_flag}"]).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(cursor == "1", "the cursor is shown")
+    }
+
+    /// Ctrl-\\ is a person quitting: at once, one line, exit status 131 (SIGQUIT's), no
+    /// backtrace and no backtracer prompt; and a crash, left to the backtracer as the person
+    /// runs the app (no `SWIFT_BACKTRACE` set), prints its backtrace without waiting for a key.
+    @Test(arguments: ["ctrl-backslash", "segv"])
+    func aQuitOrACrashNeverWaitsForAKey(kind: String) throws {
+        let tmux = Tmux()
+        // From an interactive shell, as a person runs it: the terminal's Ctrl-\\ goes to the
+        // whole foreground group, and only an interactive shell ignores it.
+        try tmux.start("env -u SWIFT_BACKTRACE bash --norc --noprofile", environment: "PS1='PROMPT$ '")
+        defer { tmux.stop() }
+        _ = try tmux.waitFor { $0.contains("PROMPT$") }
+        let crash = kind == "segv" ? "DESTINATIONS_CRASH=segv " : ""
+        try tmux.keys("\(crash)\(AppProcess.binary.path) --latency 0; echo EXIT=$?; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-\\{0,1\\}\\(icanon\\|echo\\)' | tr '\\n' ' '; echo ST\"\"TY", "Enter")
+        if kind == "ctrl-backslash" {
+            _ = try tmux.waitFor { $0.contains("♥") && $0.contains("prefetch on") }
+            try tmux.keys("C-\\")
+        }
+        // The backtracer's prompt waits 30 s: a screen with STTY within 20 s had none.
+        let screen = try tmux.waitFor(timeout: 20) { $0.contains("STTY") }
+        let history = try tmux.run(["capture-pane", "-p", "-S", "-", "-t", tmux.session])
+        #expect(!history.contains("Press space"), "no backtracer prompt:\n\(history.suffix(2000))")
+        #expect(screen.contains("icanon echo STTY"), "line editing and echo are back:\n\(screen)")
+        if kind == "ctrl-backslash" {
+            #expect(history.contains("EXIT=131"), "SIGQUIT's status:\n\(history.suffix(2000))")
+            #expect(history.contains("destinations: quit (SIGQUIT); the terminal was restored"))
+            #expect(!history.contains("Backtrace") && !history.contains("Thread 0"), "one line, no backtrace:\n\(history.suffix(2000))")
+            #expect(!history.contains("♥"), "nothing of the grid left on the shell's screen:\n\(history.suffix(2000))")
+        } else {
+            #expect(history.contains("crashed (SIGSEGV"), "the line, then the backtrace:\n\(history.suffix(2000))")
+            #expect(history.contains("Thread 0") || history.contains("Backtrace"), "the backtrace is kept for crashes:\n\(history.suffix(2000))")
+        }
     }
 
     /// Every ordinary way out restores the terminal the same way: `q`, Ctrl-C, SIGTERM and

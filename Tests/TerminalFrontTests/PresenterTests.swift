@@ -125,10 +125,30 @@ import Glibc
         #expect(answers.textAreaPixels?.width == 640)
     }
 
-    @Test func theLinuxConsoleIsNotAskedAboutGraphics() {
-        #expect(!TerminalProbe.mayAskAboutGraphics(term: "linux") && TerminalProbe.mayAskAboutGraphics(term: "xterm-256color"))
-        #expect(!String(decoding: TerminalProbe.queries(graphics: false), as: UTF8.self).contains("\u{1B}_G"))
-        #expect(String(decoding: TerminalProbe.queries(graphics: true), as: UTF8.self).hasSuffix("\u{1B}[c"), "DA1 last: every terminal answers it")
+    @Test func theLinuxConsoleAndMultiplexersAreNotAskedAboutGraphics() {
+        func queries(_ term: String, tmux: Bool = false) -> String {
+            String(decoding: TerminalProbe.queries(for: TerminalProbe.Venue(term: term, insideTmux: tmux)), as: UTF8.self)
+        }
+        #expect(!queries("linux").contains("\u{1B}_G") && !queries("linux").contains("\u{1B}]11"))
+        #expect(queries("xterm-256color").contains("\u{1B}_G") && queries("xterm-256color").contains("\u{1B}[>q"))
+        for (term, tmux) in [("xterm-256color", true), ("screen-256color", true), ("tmux-256color", true), ("screen-256color", false)] {
+            let sent = queries(term, tmux: tmux)
+            #expect(!sent.contains("\u{1B}_") && !sent.contains("\u{1B}[>q") && !sent.contains("\u{1B}[14t"), "\(term) in tmux \(tmux): no APC, no XTVERSION")
+            #expect(sent.hasPrefix("\u{1B}[?2026$p") && sent.hasSuffix("\u{1B}[c"))
+        }
+        #expect(queries("tmux-256color", tmux: true).contains("\u{1B}]11;?"), "tmux answers OSC 11 itself")
+        #expect(!queries("screen-256color").contains("\u{1B}]11"), "GNU screen is not asked")
+        #expect(queries("xterm-256color").hasSuffix("\u{1B}[c"), "DA1 last: every terminal answers it")
+    }
+
+    @Test func theVersionAndTheBackgroundAreRead() {
+        let kitty = TerminalProbe.answers(in: bytes("\u{1B}P>|kitty(0.26.5)\u{1B}\\\u{1B}]11;rgb:ffff/ffff/ffff\u{1B}\\\u{1B}[?62;c"))
+        #expect(kitty.version == "kitty(0.26.5)")
+        #expect(kitty.background == TerminalProbe.RGB(red: 1, green: 1, blue: 1))
+        #expect(kitty.background?.isLight == true)
+        let dark = TerminalProbe.answers(in: bytes("\u{1B}]11;rgb:1c/1c/1c\u{07}\u{1B}[?62;c"))
+        #expect(dark.background?.isLight == false, "two hex digits a component, BEL-terminated")
+        #expect(TerminalProbe.answers(in: bytes("\u{1B}]11;rgb:zz/00/00\u{1B}\\\u{1B}[?62;c")).background == nil)
     }
 
     @Test func aPlainTerminalSaysNothingOfGraphics() {

@@ -7,6 +7,10 @@
 /// Saves the terminal's modes (call before ncurses changes them).
 void terminal_restore_save(int fd);
 
+/// The descriptor frames are written to (not standard output): the handler silences it
+/// before it restores the terminal (-1: none).
+void terminal_restore_frames_fd(int fd);
+
 /// Installs the handler for SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE and SIGQUIT,
 /// remembering each signal's previous action to hand the signal on to.
 void terminal_restore_install(void);

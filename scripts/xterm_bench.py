@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""The fling in a real terminal: xterm -ti vt340 under Xvfb, the app's own report read back.
+
+    scripts/xterm_bench.py .build/release/destinations --seeds 5 --graphics sixel symbols --rates 60 120 [--stress 2]
+
+For each graphics mode, refresh rate and seed, starts xterm (160x48, VT340: sixel) running
+`destinations --scenario fling --duration S --report json --report-file F` and waits for it
+to end; xterm is the terminal in the loop (it reads, parses and draws every byte; under Xvfb
+with no GPU, slowly), so terminal hitches and coalesced frames are real. Prints one JSON line
+per run, then the median and the worst of each figure per configuration. Timings are
+reported, never asserted (BENCHMARKS.md records them with the machine).
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+TOOLS = ["Xvfb", "xterm"]
+
+
+def run_one(env, binary, graphics, rate, seed, seconds, stress, home):
+    report = os.path.join(home, f"report-{graphics}-{rate}-{seed}.json")
+    args = [binary, "--scenario", "fling", "--duration", str(seconds), "--refresh-rate", str(rate), "--graphics", graphics,
+            "--seed", str(seed), "--report", "json", "--report-file", report]
+    if stress:
+        args += ["--stress", str(stress)]
+    child_env = dict(env, HOME=home)
+    child_env.pop("COLORTERM", None)
+    xterm = subprocess.Popen(["xterm", "-ti", "vt340", "-geometry", "160x48+0+0", "-e"] + args, env=child_env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        xterm.wait(timeout=seconds + 60)
+    except subprocess.TimeoutExpired:
+        xterm.kill()
+        return {"error": "timed out"}
+    try:
+        with open(report) as file:
+            data = json.load(file)
+    except (OSError, ValueError) as error:
+        return {"error": f"no report: {error}"}
+    return {
+        "graphics": graphics, "rate": rate, "seed": seed,
+        "hitch_ratio": data["hitch_ratio_ms_per_s"], "commit_hitches": data["hitches_by_kind"]["commit"],
+        "terminal_hitches": data["hitches_by_kind"]["terminal"], "behind": data["terminal"]["behind_frames"],
+        "coalesced": data["terminal"]["coalesced_frames"], "drain_p50": data["terminal"]["drain_bytes_per_s"]["p50"],
+        "p99": data["commit_ms"]["p99"], "max": data["commit_ms"]["max"], "frames": data["frames"],
+        "bytes_per_frame": data["bytes_per_frame"], "placeholders": data["placeholder_cell_frames_pct"],
+    }
+
+
+def summary(runs, key):
+    values = [r[key] for r in runs if r.get(key) is not None]
+    if not values:
+        return None
+    return {"median": statistics.median(values), "worst": max(values) if key != "drain_p50" else min(values)}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("binary")
+    parser.add_argument("--seeds", type=int, default=5)
+    parser.add_argument("--graphics", nargs="+", default=["sixel", "symbols"])
+    parser.add_argument("--rates", nargs="+", type=int, default=[60, 120])
+    parser.add_argument("--seconds", type=float, default=6)
+    parser.add_argument("--stress", type=int, default=0)
+    options = parser.parse_args()
+    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
+    if missing:
+        print(f"xterm_bench: missing {', '.join(missing)} (make deps-e2e)")
+        sys.exit(2)
+    binary = os.path.abspath(options.binary)
+    display = next(f":{n}" for n in range(93, 200) if not os.path.exists(f"/tmp/.X11-unix/X{n}"))
+    server = subprocess.Popen(["Xvfb", display, "-screen", "0", "1280x720x24", "-nolisten", "tcp"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = dict(os.environ, DISPLAY=display)
+    home = tempfile.mkdtemp(prefix="xterm-bench-")
+    time.sleep(1)
+    try:
+        for graphics in options.graphics:
+            for rate in options.rates:
+                runs = []
+                for seed in range(1, options.seeds + 1):
+                    result = run_one(env, binary, graphics, rate, seed, options.seconds, options.stress, home)
+                    print(json.dumps(result), flush=True)
+                    if "error" not in result:
+                        runs.append(result)
+                figures = {key: summary(runs, key) for key in ["hitch_ratio", "commit_hitches", "terminal_hitches", "coalesced", "p99", "max", "drain_p50", "placeholders", "bytes_per_frame"]}
+                print(json.dumps({"summary": f"{graphics} {rate} Hz{' stress ' + str(options.stress) if options.stress else ''}", "runs": len(runs), **figures}), flush=True)
+    finally:
+        server.terminate()
+        shutil.rmtree(home, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
