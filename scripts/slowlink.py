@@ -91,10 +91,9 @@ class Link:
             self.answer()
 
     def answer(self):
-        """Answers the queries the stream holds that were not answered yet."""
-        tail = bytes(self.stream[-4096:])
-        count = tail.count(DECRQM) + tail.count(DA1)
-        while self.answered < count and len(self.stream) < 1 << 20:
+        """Answers each start-up probe once (DECRPM for 2026, then DA1, which ends it)."""
+        count = self.stream.count(DA1) if len(self.stream) < 1 << 16 else self.answered
+        while self.answered < count:
             os.write(self.fd, b"\x1b[?2026;2$y\x1b[?62;22c")
             self.answered += 1
 
@@ -169,7 +168,8 @@ def keys(app, rate, count):
         for _ in range(count):
             start_offset = len(link.stream)
             sent = time.monotonic()
-            link.send(b"\x1b[B")
+            # As a terminal sends Down: ESC O B once the app asked for application cursor keys.
+            link.send(b"\x1bOB" if b"\x1b[?1h" in link.stream else b"\x1b[B")
             link.quiet_for(0.3, 30)
             begin = link.stream.find(SYNC_BEGIN, start_offset)
             end = link.stream.find(SYNC_END, begin) if begin >= 0 else -1

@@ -2,9 +2,10 @@
 /// text (sixel or iTerm2 strips, kitty transmissions): the budget follows the terminal, not
 /// a constant (issue 23).
 ///
-/// A rate is known only while the terminal is the bottleneck: between two ticks at which
-/// bytes were waiting both times, what it took over that interval is what it can take
-/// (``observe(at:bytesTaken:behind:)``). Budgets use a moving estimate of those samples
+/// A rate is known only while the terminal is the bottleneck: while bytes wait at every
+/// tick, what it took is what it can take (``observe(at:bytesTaken:behind:)``). The kernel
+/// takes bytes in bursts (a tick may see 4 KB taken, the next none), so a sample spans at
+/// least ``window`` of such ticks, or a whole shorter run of them. Budgets use a moving estimate of those samples
 /// with a margin; when frames keep up while optional bytes were left for want of budget, the
 /// estimate grows a little each frame (the terminal may be faster than it was), so a
 /// terminal that was slow during a burst of pixels is not held to it forever. Before the
@@ -18,6 +19,10 @@ public struct OutputPacing: Sendable {
     public static let margin = 0.8
     /// Growth of the estimate per frame that kept up while it had more to send.
     public static let probeGrowth = 1.04
+    /// The time a sample spans, at least (a shorter run of ticks behind counts when it
+    /// spans ``shortestSample``).
+    public static let window = Duration.milliseconds(100)
+    public static let shortestSample = Duration.milliseconds(20)
 
     private var samples: [Double] = []
     private var nextSample = 0
@@ -28,6 +33,8 @@ public struct OutputPacing: Sendable {
     /// The rate budgets are planned from, in bytes per second; nil before the first sample.
     public private(set) var estimate: Double?
     private var last: (time: Duration, taken: Int, behind: Bool)?
+    /// Where the current run of ticks behind began to be measured.
+    private var runStart: (time: Duration, taken: Int)?
 
     public init() {}
 
@@ -35,8 +42,25 @@ public struct OutputPacing: Sendable {
     /// waiting. An interval that had bytes waiting at both ends is a sample of its rate.
     public mutating func observe(at time: Duration, bytesTaken: Int, behind: Bool) {
         defer { last = (time, bytesTaken, behind) }
-        guard let last, last.behind, behind, time > last.time else { return }
-        let rate = Double(bytesTaken - last.taken) / ((time - last.time).milliseconds / 1000)
+        guard let last, time > last.time else { return }
+        if last.behind && behind {
+            let start = runStart ?? (last.time, last.taken)
+            runStart = start
+            if time - start.time >= Self.window {
+                record(bytes: bytesTaken - start.taken, over: time - start.time)
+                runStart = (time, bytesTaken)
+            }
+        } else {
+            // The run ended (or never began): what it measured since its last sample.
+            if let start = runStart, last.time - start.time >= Self.shortestSample {
+                record(bytes: last.taken - start.taken, over: last.time - start.time)
+            }
+            runStart = nil
+        }
+    }
+
+    private mutating func record(bytes: Int, over interval: Duration) {
+        let rate = Double(bytes) / (interval.milliseconds / 1000)
         guard rate > 0 else { return }
         if samples.count < Self.sampleLimit {
             samples.append(rate)

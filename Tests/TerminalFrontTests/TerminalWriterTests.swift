@@ -151,27 +151,34 @@ final class SteppingClock {
 }
 
 @Suite struct OutputPacingTests {
-    @Test func onlyIntervalsBehindAtBothEndsAreSamples() {
+    /// Ticks every 10 ms; `taken(t)` is the running total at tick t.
+    static func observe(_ pacing: inout OutputPacing, ticks: ClosedRange<Int>, behind: Bool, taken: (Int) -> Int) {
+        for tick in ticks { pacing.observe(at: .milliseconds(tick * 10), bytesTaken: taken(tick), behind: behind) }
+    }
+
+    @Test func onlyTicksBehindAtBothEndsMeasureAndSamplesSpanAWindow() {
         var pacing = OutputPacing()
-        pacing.observe(at: .milliseconds(0), bytesTaken: 0, behind: false)
-        pacing.observe(at: .milliseconds(10), bytesTaken: 5000, behind: true)
-        #expect(pacing.sampleCount == 0, "the terminal was not behind at the start: its rate is unknown")
-        pacing.observe(at: .milliseconds(20), bytesTaken: 6000, behind: true)
-        #expect(pacing.sampleCount == 1)
-        #expect(pacing.estimate == 100_000, "1,000 bytes in 10 ms")
-        pacing.observe(at: .milliseconds(30), bytesTaken: 6500, behind: false)
-        #expect(pacing.sampleCount == 1, "caught up before the end: it might have taken more, no sample")
-        pacing.observe(at: .milliseconds(40), bytesTaken: 7000, behind: true)
-        pacing.observe(at: .milliseconds(50), bytesTaken: 7500, behind: true)
-        #expect(pacing.sampleCount == 2)
+        // Keeping up: nothing is learnt of the rate.
+        Self.observe(&pacing, ticks: 0...5, behind: false) { $0 * 5000 }
+        #expect(pacing.sampleCount == 0)
+        // Behind from tick 6 to 26, taking 100 KB/s in bursts of 2 KB every other tick.
+        Self.observe(&pacing, ticks: 6...26, behind: true) { 30_000 + ($0 - 6) / 2 * 2000 }
+        #expect(pacing.sampleCount == 2, "two windows of 100 ms")
+        #expect(pacing.medianRate == 100_000 && pacing.minimumRate == 100_000, "bursts even out over a window")
+        #expect(pacing.estimate == 100_000)
+        // A short run (3 ticks behind, 20 ms between its ends) still counts when it ends.
+        Self.observe(&pacing, ticks: 27...30, behind: false) { _ in 200_000 }
+        Self.observe(&pacing, ticks: 31...33, behind: true) { 200_000 + ($0 - 31) * 500 }
+        Self.observe(&pacing, ticks: 34...34, behind: false) { _ in 300_000 }
+        #expect(pacing.sampleCount == 3)
         #expect(pacing.minimumRate == 50_000)
-        #expect(pacing.medianRate == 50_000, "the lower of two, by nearest rank")
     }
 
     @Test func budgetsFollowTheEstimateWithAMarginAndNeverPassTheCeiling() {
         var pacing = OutputPacing()
         #expect(pacing.optionalBytesPerFrame(hertz: 100, ceiling: 6_000_000, pending: 0) == 60_000, "no sample yet: the ceiling")
         pacing.observe(at: .zero, bytesTaken: 0, behind: true)
+        pacing.observe(at: .milliseconds(50), bytesTaken: 5_000, behind: true)
         pacing.observe(at: .milliseconds(100), bytesTaken: 10_000, behind: true)
         #expect(pacing.optionalBytesPerFrame(hertz: 100, ceiling: 6_000_000, pending: 0) == 800, "100 KB/s × 0.8 / 100 Hz")
         #expect(pacing.optionalBytesPerFrame(hertz: 100, ceiling: 6_000_000, pending: 500) == 300)
