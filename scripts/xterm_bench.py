@@ -4,7 +4,9 @@
     scripts/xterm_bench.py .build/release/destinations --seeds 5 --graphics sixel symbols --rates 60 120 [--stress 2]
 
 For each graphics mode, refresh rate and seed, starts xterm (160x48, VT340: sixel) running
-`destinations --scenario fling --duration S --report json --report-file F` and waits for it
+`destinations --scenario fling --duration S --report json --report-file F` (or `--scenario
+pages`, whose rests after each page give `settle_ms`: motion stopped → every visible
+thumbnail whole on the screen) and waits for it
 to end; xterm is the terminal in the loop (it reads, parses and draws every byte; under Xvfb
 with no GPU, slowly), so terminal hitches and coalesced frames are real. Prints one JSON line
 per run, then the median and the worst of each figure per configuration. Timings are
@@ -23,9 +25,9 @@ import time
 TOOLS = ["Xvfb", "xterm"]
 
 
-def run_one(env, binary, graphics, rate, seed, seconds, stress, home):
+def run_one(env, binary, graphics, rate, seed, seconds, stress, home, scenario):
     report = os.path.join(home, f"report-{graphics}-{rate}-{seed}.json")
-    args = [binary, "--scenario", "fling", "--duration", str(seconds), "--refresh-rate", str(rate), "--graphics", graphics,
+    args = [binary, "--scenario", scenario, "--duration", str(seconds), "--refresh-rate", str(rate), "--graphics", graphics,
             "--seed", str(seed), "--report", "json", "--report-file", report]
     if stress:
         args += ["--stress", str(stress)]
@@ -50,6 +52,8 @@ def run_one(env, binary, graphics, rate, seed, seconds, stress, home):
         "coalesced": data["terminal"]["coalesced_frames"], "drain_p50": data["terminal"]["drain_bytes_per_s"]["p50"],
         "p99": data["commit_ms"]["p99"], "max": data["commit_ms"]["max"], "frames": data["frames"],
         "bytes_per_frame": data["bytes_per_frame"], "placeholders": data["placeholder_cell_frames_pct"],
+        "settle_p50": (data.get("settle_ms") or {}).get("p50"), "settle_max": (data.get("settle_ms") or {}).get("max"),
+        "rests": (data.get("settle_ms") or {}).get("rests"),
     }
 
 
@@ -68,6 +72,7 @@ def main():
     parser.add_argument("--rates", nargs="+", type=int, default=[60, 120])
     parser.add_argument("--seconds", type=float, default=6)
     parser.add_argument("--stress", type=int, default=0)
+    parser.add_argument("--scenario", default="fling", help="fling (hitches), or pages (a rest after each page: settle_ms)")
     options = parser.parse_args()
     missing = [tool for tool in TOOLS if shutil.which(tool) is None]
     if missing:
@@ -85,12 +90,12 @@ def main():
             for rate in options.rates:
                 runs = []
                 for seed in range(1, options.seeds + 1):
-                    result = run_one(env, binary, graphics, rate, seed, options.seconds, options.stress, home)
+                    result = run_one(env, binary, graphics, rate, seed, options.seconds, options.stress, home, options.scenario)
                     print(json.dumps(result), flush=True)
                     if "error" not in result:
                         runs.append(result)
-                figures = {key: summary(runs, key) for key in ["hitch_ratio", "commit_hitches", "terminal_hitches", "coalesced", "p99", "max", "drain_p50", "placeholders", "bytes_per_frame"]}
-                print(json.dumps({"summary": f"{graphics} {rate} Hz{' stress ' + str(options.stress) if options.stress else ''}", "runs": len(runs), **figures}), flush=True)
+                figures = {key: summary(runs, key) for key in ["hitch_ratio", "commit_hitches", "terminal_hitches", "coalesced", "p99", "max", "drain_p50", "placeholders", "bytes_per_frame", "settle_p50", "settle_max"]}
+                print(json.dumps({"summary": f"{options.scenario} {graphics} {rate} Hz{' stress ' + str(options.stress) if options.stress else ''}", "runs": len(runs), **figures}), flush=True)
     finally:
         server.terminate()
         shutil.rmtree(home, ignore_errors=True)

@@ -28,6 +28,10 @@ public protocol FrameDelegate: AnyObject {
     /// At the start of a frame (after its tick): the terminal has not yet taken what earlier
     /// frames sent, so the last one missed its deadline (a terminal hitch). Default false.
     func isOutputBehind(at tick: Duration) -> Bool
+    /// Right after the commit, before idle work: hands the frame the commit made to the
+    /// terminal (the commit only queues it, as a commit hands its transaction to the render
+    /// server). Default: nothing.
+    func deliverCommittedFrame()
 }
 
 extension FrameDelegate {
@@ -38,6 +42,7 @@ extension FrameDelegate {
     public func waitForWork(until deadline: Duration?) {}
     public func waitForTick(_ tick: Duration, on clock: any FrameClock) { clock.sleep(until: tick) }
     public func isOutputBehind(at tick: Duration) -> Bool { false }
+    public func deliverCommittedFrame() {}
 }
 
 /// A fixed-deadline frame loop: the core of a hitch-free scroll.
@@ -83,6 +88,11 @@ public final class FrameScheduler {
     /// paint) is reported on its own, as Apple's hitch ratio counts frames while scrolling.
     public var keepsLaunchFrameApart = false
     public private(set) var launchFrame: FrameRecord?
+    /// With ``keepsLaunchFrameApart``: ticks at which the terminal was still taking what the
+    /// launch frame sent (a full paint). They belong to the launch, as its commit does, and
+    /// are not terminal hitches.
+    public private(set) var launchOutputTicks = 0
+    private var launchDelivered = false
 
     /// Time of tick 0 of the current rate (moves when the rate changes).
     private var tickBase: Duration
@@ -139,7 +149,11 @@ public final class FrameScheduler {
         let tickIndex = nextTickIndex
         let tickTime = tick(tickIndex)
         delegate.waitForTick(tickTime, on: clock)
-        let behind = delegate.isOutputBehind(at: tickTime)
+        var behind = delegate.isOutputBehind(at: tickTime)
+        if keepsLaunchFrameApart && launchFrame != nil && !launchDelivered {
+            if behind { launchOutputTicks += 1 } else { launchDelivered = true }
+            behind = false
+        }
 
         let info = FrameInfo(index: frameIndex, tick: tickTime, deadline: tick(tickIndex + 1), refreshRate: refreshRate)
         let commitStart = clock.now
@@ -147,6 +161,7 @@ public final class FrameScheduler {
         let drainEnd = clock.now
         delegate.commit(info)
         let commitEnd = clock.now
+        delegate.deliverCommittedFrame()
         commitPredictor.record(max(commitEnd - commitStart - delegate.catchUpWorkInLastCommit, .zero))
 
         let shownIndex = max(tickIndex + 1, refreshRate.firstTick(atOrAfter: commitEnd - tickBase))

@@ -179,7 +179,8 @@ public final class CanvasPresenter {
         capture?.take(into: &frameBytes)
         if let strips = pixels?.takeStrips(), !strips.isEmpty { frameBytes += strips }
         if synchronized { frameBytes += Self.endSynchronized }
-        writer.enqueue(frameBytes)
+        // Queued, not written: the frame loop writes it right after the commit.
+        writer.queue(frameBytes)
         bytesInLastFrame = frameBytes.count
         bytesWritten += bytesInLastFrame
     }

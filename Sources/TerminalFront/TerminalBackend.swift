@@ -55,6 +55,9 @@ public protocol TerminalBackend: AnyObject {
     /// takes it; returns early when nothing is left (at once when nothing is pending: the
     /// caller sleeps the rest). Keys wait for the tick, as they always do.
     func waitForOutput(until deadline: Duration, now: () -> Duration)
+    /// Writes what the terminal takes now of the frames queued, without waiting (after a
+    /// commit: the commit only queues its frame).
+    func deliverOutput()
     /// Optional bytes (pixels, image transmissions) the next frame may send at `hertz`,
     /// planned from the measured rate, never above `ceiling` bytes a second; 0 while behind.
     func optionalBytesPerFrame(hertz: Double, ceiling: Int) -> Int
@@ -129,13 +132,15 @@ public final class NcursesBackend: TerminalBackend {
     public func invalidate() { presenter.invalidate() }
 
     private var pacing = OutputPacing()
+    /// The last ceiling the app planned optional bytes under (a miss cuts from there).
+    private var optionalCeiling = Int.max
     private var writer: TerminalWriter { session.writer }
     public var isOutputBehind: Bool { writer.isBehind || presenter.hasCoalescedFrame }
 
     public func observeOutput(at time: Duration) -> Bool {
         writer.pump()
         let behind = writer.isBehind
-        pacing.observe(at: time, bytesTaken: writer.bytesTaken, behind: behind)
+        pacing.observe(at: time, bytesTaken: writer.bytesTaken, behind: behind, ceiling: optionalCeiling)
         if !behind && presenter.hasDeferredPixels { pacing.noteKeptUpWithMoreToSend() }
         return behind
     }
@@ -144,8 +149,11 @@ public final class NcursesBackend: TerminalBackend {
         writer.wait(until: deadline, now: now)
     }
 
+    public func deliverOutput() { writer.pump() }
+
     public func optionalBytesPerFrame(hertz: Double, ceiling: Int) -> Int {
-        writer.isBehind ? 0 : pacing.optionalBytesPerFrame(hertz: hertz, ceiling: ceiling, pending: writer.pendingBytes)
+        optionalCeiling = ceiling
+        return writer.isBehind ? 0 : pacing.optionalBytesPerFrame(hertz: hertz, ceiling: ceiling, pending: writer.pendingBytes)
     }
 
     public var outputStatistics: OutputStatistics {

@@ -46,15 +46,19 @@ public final class TerminalWriter {
         enqueue(bytes[...])
     }
 
-    public func enqueue(_ bytes: ArraySlice<UInt8>) {
+    /// Appends `bytes` for a later ``pump()`` (the frame loop's, right after its commit).
+    public func queue(_ bytes: [UInt8]) {
+        enqueue(bytes[...], writingNow: false)
+    }
+
+    public func enqueue(_ bytes: ArraySlice<UInt8>, writingNow: Bool = true) {
         guard !bytes.isEmpty, !hasFailed else { return }
         if descriptor < 0 {
             bytesTaken += bytes.count
             return
         }
         pending.append(contentsOf: bytes)
-        pump()
-        pendingBytesMax = max(pendingBytesMax, pendingBytes)
+        if writingNow { pump() }
     }
 
     /// Writes what the terminal takes now without waiting; returns how many bytes that was.
@@ -77,6 +81,7 @@ public final class TerminalWriter {
             }
         }
         bytesTaken += taken
+        pendingBytesMax = max(pendingBytesMax, pendingBytes)
         if hasFailed || head == pending.count {
             pending.removeAll(keepingCapacity: true)
             head = 0

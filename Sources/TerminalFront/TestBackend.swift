@@ -76,6 +76,7 @@ public final class TestBackend: TerminalBackend {
     private var linkTaken = 0
     private var linkTime: Duration = .zero
     private var pacing = OutputPacing()
+    private var optionalCeiling = Int.max
     private var coalescedScroll = CoalescedScroll()
     private var pendingMax = 0
     /// Frames not presented because the link had not taken the one before.
@@ -115,14 +116,16 @@ public final class TestBackend: TerminalBackend {
 
     public func observeOutput(at time: Duration) -> Bool {
         let behind = linkPendingBytes > 0
-        pacing.observe(at: time, bytesTaken: linkTaken, behind: behind)
+        pacing.observe(at: time, bytesTaken: linkTaken, behind: behind, ceiling: optionalCeiling)
         return behind
     }
 
     /// Time is the caller's: the link drains as its clock advances.
     public func waitForOutput(until deadline: Duration, now: () -> Duration) {}
+    public func deliverOutput() {}
 
     public func optionalBytesPerFrame(hertz: Double, ceiling: Int) -> Int {
+        optionalCeiling = ceiling
         let pending = linkPendingBytes
         return pending > 0 ? 0 : pacing.optionalBytesPerFrame(hertz: hertz, ceiling: ceiling, pending: pending)
     }

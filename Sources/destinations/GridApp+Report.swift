@@ -30,13 +30,14 @@ extension GridApp {
             scrollFrames: stats.scrollFrames, bytesPerScrollFrame: perFrame(stats.scrollBytes, stats.scrollFrames),
             exposedRowsPerScrollFrame: perFrame(stats.exposedRows, stats.scrollFrames),
             bytesPerRowFullPaint: fullPaintBytesPerRow, synchronizedOutput: terminal.supportsSynchronizedOutput,
-            output: terminal.outputStatistics,
+            output: terminal.outputStatistics, launchOutputTicks: scheduler.launchOutputTicks,
             cacheHits: cache.hits, cacheMisses: cache.misses, cacheEvictions: cache.evictions, cacheBytes: cache.bytes,
             firstFrameMs: stats.firstFrameMs ?? 0, launchCommitMs: scheduler.launchFrame?.commitDuration.milliseconds ?? 0,
             rssFirstFrameMb: Double(stats.residentAtFirstFrame) / megabyte, rssHalfwayMb: stats.residentHalfway.map { Double($0) / megabyte },
             rssEndMb: Double(Platform.residentBytes()) / megabyte, peakRssMb: Double(Platform.peakResidentBytes()) / megabyte,
             thumbnailCache: store.thumbnails?.counters, thumbnailsPrepared: store.counters.prepared, minorFaultsPerFrame: stats.minorFaultsPerFrame,
             idle: idleMeasurement.map { $0.result(at: clock.now, bytesWritten: terminal.bytesWritten) }, quietWaits: scheduler.quietWaits,
-            filterLatency: Self.percentiles(stats.filterLatencies))
+            filterLatency: Self.percentiles(stats.filterLatencies),
+            settle: Self.percentiles(stats.settleTimes), interruptedRests: stats.interruptedRests)
     }
 }

@@ -45,6 +45,10 @@ final class GridApp: FrameDelegate {
     private(set) var relayouts = 0
     /// When each filter key whose result is not on screen yet was read.
     private var filterKeysWaiting: [Duration] = []
+    /// The grid moved in the last frame; when it came to rest, if the screen is not yet
+    /// whole (a thumbnail a placeholder, pixels held back, bytes still on their way).
+    private var wasMoving = false
+    private var restStartedAt: Duration?
 
     static let headerRows = 1, footerRows = 1, hudRows = 4
 
@@ -177,6 +181,8 @@ final class GridApp: FrameDelegate {
 
     func isOutputBehind(at tick: Duration) -> Bool { terminal.observeOutput(at: clock.now) }
 
+    func deliverCommittedFrame() { terminal.deliverOutput() }
+
     func commit(_ frame: FrameInfo) {
         lastFrameTick = frame.tick
         while let key = terminal.nextKey() { handle(key, at: frame.presentationTime) }
@@ -224,7 +230,9 @@ final class GridApp: FrameDelegate {
         let moved = Int(view.physics.offset) - topBefore
         terminal.pixelBytesPerFrame = terminal.optionalBytesPerFrame(hertz: frame.refreshRate.hertz, ceiling: graphics.pixelBytesPerSecond)
         terminal.present(canvas, scrolled: moved == 0 ? nil : (view.viewport.y..<view.viewport.maxY, moved))
-        stats.note(sample(scrolledRows: abs(moved)))
+        let frameSample = sample(scrolledRows: abs(moved))
+        stats.note(frameSample)
+        noteSettling(at: frame.presentationTime, placeholders: frameSample.placeholderCells)
         if stats.frames == 2, let signal = TerminalSession.requestedCrash { TerminalSession.crash(with: signal) }
     }
 
@@ -255,6 +263,24 @@ final class GridApp: FrameDelegate {
         }
         return FrameSample(elapsed: clock.now - startedAt, visibleCells: visible, placeholderCells: placeholders,
                            scrolledRows: min(scrolledRows, screen.view.viewport.height), bytes: terminal.bytesInLastFrame)
+    }
+
+    /// From the frame the grid comes to rest to the first frame that shows every visible
+    /// thumbnail whole (no placeholder, no row of pixels held back, nothing waiting for the
+    /// terminal): what a person waits for after a scroll. A rest cut short by more motion
+    /// is counted apart.
+    private func noteSettling(at time: Duration, placeholders: Int) {
+        let moving = screen.view.physics.isMoving
+        defer { wasMoving = moving }
+        if wasMoving && !moving { restStartedAt = time }
+        guard let start = restStartedAt else { return }
+        if moving {
+            restStartedAt = nil
+            stats.interruptedRests += 1
+        } else if placeholders == 0 && !terminal.hasDeferredPixels && !terminal.isOutputBehind {
+            stats.settleTimes.append((time - start).milliseconds)
+            restStartedAt = nil
+        }
     }
 
     /// `--scenario idle`: starts measuring once the first screen is complete.

@@ -34,6 +34,8 @@ struct GridReport {
     var synchronizedOutput: Bool
     /// How the terminal kept up (coalesced frames, its measured rate, the most waiting).
     var output: OutputStatistics
+    /// Ticks the terminal took to take the launch frame (not hitches: the launch's own).
+    var launchOutputTicks: Int
     var cacheHits: Int, cacheMisses: Int, cacheEvictions: Int, cacheBytes: Int
     var firstFrameMs: Double
     /// The launch frame's commit, which the hitch figures leave out.
@@ -56,6 +58,10 @@ struct GridReport {
     /// Filter keystroke → the first frame showing its result, ms (p50, p95, max); nil when
     /// no filter was typed.
     var filterLatency: (p50: Double, p95: Double, max: Double, keys: Int)?
+    /// The grid at rest → every visible thumbnail whole (pixels sent, no placeholder), ms;
+    /// nil when the grid never came to rest; and rests cut short by more motion.
+    var settle: (p50: Double, p95: Double, max: Double, keys: Int)?
+    var interruptedRests: Int
 
     /// Scrolling frames' bytes over what their newly exposed rows cost in a full paint.
     var scrollBytesRatio: Double {
@@ -83,7 +89,7 @@ struct GridReport {
             ("hitches", "\(hitch.hitches)"),
             ("hitches_by_kind", "{\"commit\":\(hitch.commitHitches),\"terminal\":\(hitch.terminalHitches)}"),
             ("hitch_time_by_kind_ms", "{\"commit\":\(number(hitch.commitHitchTime.milliseconds)),\"terminal\":\(number(hitch.terminalHitchTime.milliseconds))}"),
-            ("terminal", "{\"behind_frames\":\(hitch.terminalBehindFrames),\"coalesced_frames\":\(output.coalescedFrames),"
+            ("terminal", "{\"behind_frames\":\(hitch.terminalBehindFrames),\"coalesced_frames\":\(output.coalescedFrames),\"launch_ticks\":\(launchOutputTicks),"
                 + "\"drain_bytes_per_s\":{\"p50\":\(output.drainMedian.map { number($0, 0) } ?? "null"),\"min\":\(output.drainMinimum.map { number($0, 0) } ?? "null"),\"samples\":\(output.drainSamples)},"
                 + "\"pending_bytes_max\":\(output.pendingBytesMax)}"),
             ("hitch_time_ms", number(hitch.totalHitchTime.milliseconds)),
@@ -112,6 +118,7 @@ struct GridReport {
             ("thumbnail_cache", thumbnailCache.map { "{\"hits\":\($0.hits),\"embedded_hits\":\($0.embeddedHits),\"photo_decodes\":\($0.photoDecodes),\"written\":\($0.written),\"failures_recorded\":\($0.failuresRecorded),\"known_failures\":\($0.knownFailures)}" } ?? "null"),
             ("minor_faults_per_frame", number(minorFaultsPerFrame, 3)),
             ("quiet_waits", "\(quietWaits)"),
+            ("settle_ms", settle.map { "{\"p50\":\(number($0.p50)),\"p95\":\(number($0.p95)),\"max\":\(number($0.max)),\"rests\":\($0.keys),\"interrupted\":\(interruptedRests)}" } ?? "null"),
             ("filter_latency_ms", filterLatency.map { "{\"p50\":\(number($0.p50)),\"p95\":\(number($0.p95)),\"max\":\(number($0.max)),\"keys\":\($0.keys)}" } ?? "null"),
             ("idle_seconds", idle.map { number($0.seconds) } ?? "null"),
             ("idle_cpu_pct", idle.map { number($0.cpuPercent) } ?? "null"),

@@ -30,6 +30,15 @@ final class LiveSchedulerView: FrameDelegate {
         try TerminalLoop.checkSignal(stop)
     }
 
+    /// The frame the commit queued goes to the terminal right after it; between ticks the
+    /// terminal is handed what it takes (D-039).
+    func deliverCommittedFrame() { terminal?.deliverOutput() }
+
+    func waitForTick(_ tick: Duration, on clock: any FrameClock) {
+        terminal?.waitForOutput(until: tick) { clock.now }
+        clock.sleep(until: tick)
+    }
+
     func commit(_ frame: FrameInfo) {
         guard let terminal else { return }
         while let key = terminal.nextKey() { handle(key) }

@@ -30,6 +30,9 @@ struct RunStats {
     var framesAfterFirstFrame = 0
     /// Filter keystroke → the frame that first shows its result (or a newer one), ms.
     var filterLatencies: [Double] = []
+    /// Rest → every visible thumbnail whole, ms; rests that motion cut short first.
+    var settleTimes: [Double] = []
+    var interruptedRests = 0
 
     init(duration: Duration?) { self.duration = duration }
 

@@ -21,8 +21,9 @@ import Testing
         #expect(report.hitch.commitHitches == 0, "commits never wait for the terminal")
         #expect(report.hitch.terminalHitches > 0)
         #expect(report.output.coalescedFrames > 0)
-        #expect(report.hitch.terminalBehindFrames == report.output.coalescedFrames,
-                "a frame whose tick found the terminal behind is the frame that was not sent")
+        #expect(report.launchOutputTicks > 0, "at 30 KB/s the first screen takes many ticks")
+        #expect(report.hitch.terminalBehindFrames + report.launchOutputTicks == report.output.coalescedFrames,
+                "a frame whose tick found the terminal behind is the frame that was not sent (the launch's own counted apart)")
         #expect(report.hitch.terminalHitchTime == RefreshRate.hz120.period * report.hitch.terminalBehindFrames)
         #expect(report.hitch.totalHitchTime == report.hitch.commitHitchTime + report.hitch.terminalHitchTime)
         let rate = try #require(report.output.drainMedian, "the terminal's rate is measured while it is behind")

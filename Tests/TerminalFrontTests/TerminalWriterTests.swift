@@ -176,7 +176,9 @@ final class SteppingClock {
 
     @Test func budgetsFollowTheEstimateWithAMarginAndNeverPassTheCeiling() {
         var pacing = OutputPacing()
-        #expect(pacing.optionalBytesPerFrame(hertz: 100, ceiling: 6_000_000, pending: 0) == 60_000, "no sample yet: the ceiling")
+        #expect(pacing.optionalBytesPerFrame(hertz: 100, ceiling: 6_000_000, pending: 0) == 10_000, "slow start: a sixth of the ceiling")
+        for _ in 0..<40 { pacing.noteKeptUpWithMoreToSend() }
+        #expect(pacing.optionalBytesPerFrame(hertz: 100, ceiling: 6_000_000, pending: 0) == 60_000, "the ceiling, 40 frames on")
         pacing.observe(at: .zero, bytesTaken: 0, behind: true)
         pacing.observe(at: .milliseconds(50), bytesTaken: 5_000, behind: true)
         pacing.observe(at: .milliseconds(100), bytesTaken: 10_000, behind: true)
@@ -185,6 +187,24 @@ final class SteppingClock {
         #expect(pacing.optionalBytesPerFrame(hertz: 100, ceiling: 50_000, pending: 0) == 500)
         pacing.noteKeptUpWithMoreToSend()
         #expect(pacing.estimate == 104_000)
+    }
+
+    @Test func aMissedTickHalvesTheRateAndItClimbsBackBelowWhereItMissed() {
+        var pacing = OutputPacing()
+        let ceiling = 6_000_000
+        for _ in 0..<40 { pacing.noteKeptUpWithMoreToSend() }  // past slow start, at the ceiling
+        pacing.observe(at: .zero, bytesTaken: 0, behind: false, ceiling: ceiling)
+        pacing.observe(at: .milliseconds(8), bytesTaken: 40_000, behind: true, ceiling: ceiling)
+        pacing.observe(at: .milliseconds(16), bytesTaken: 80_000, behind: false, ceiling: ceiling)
+        #expect(pacing.sampleCount == 0, "a single tick behind is no sample")
+        #expect(pacing.allowance == 3_000_000, "but it halves what optional bytes may take")
+        #expect(pacing.optionalBytesPerFrame(hertz: 120, ceiling: ceiling, pending: 0) == 25_000)
+        for _ in 0..<200 { pacing.noteKeptUpWithMoreToSend() }
+        let climbed = pacing.allowance ?? 0
+        #expect(climbed > 0.6 * 6_000_000 && climbed < 0.6 * 6_000_000 * 1.16, "fast to 60 % of the missed level, slowly past it: \(climbed)")
+        // A second miss halves from where it is.
+        pacing.observe(at: .milliseconds(24), bytesTaken: 90_000, behind: true, ceiling: ceiling)
+        #expect(abs((pacing.allowance ?? 0) - climbed / 2) < 1)
     }
 }
 
