@@ -142,12 +142,28 @@ def percentile(values, p):
     return ordered[min(len(ordered) - 1, max(0, int(round(p / 100 * len(ordered) + 0.5)) - 1))]
 
 
+def frames_whole(stream):
+    """(frames, whole): every ?2026h is closed by ?2026l before the next one opens."""
+    frames, position, whole = 0, 0, True
+    while True:
+        begin = stream.find(SYNC_BEGIN, position)
+        if begin < 0:
+            return frames, whole
+        end = stream.find(SYNC_END, begin)
+        following = stream.find(SYNC_BEGIN, begin + 1)
+        if end < 0 or (0 <= following < end):
+            return frames, False
+        frames += 1
+        position = end
+
+
 def fling(app, rate, seconds, seed):
     link = Link(app + ["--scenario", "fling", "--duration", str(seconds), "--seed", str(seed), "--report", "json"], rate)
     link.pump(seconds + 30)
     while link.exited is None and time.monotonic():
         link.pump(1)
     text = bytes(link.stream).decode("utf-8", "replace")
+    frames, whole = frames_whole(bytes(link.stream))
     link.close()
     found = re.findall(r"\{\"refresh_rate_hz\".*\}", text)
     if not found:
@@ -155,7 +171,9 @@ def fling(app, rate, seconds, seed):
     report = json.loads(found[-1])
     keep = ["frames", "hitches", "hitches_by_kind", "hitch_ratio_ms_per_s", "hitch_time_by_kind_ms", "commit_ms", "terminal",
             "bytes_per_frame", "placeholder_cell_frames_pct"]
-    return {key: report.get(key) for key in keep}
+    result = {key: report.get(key) for key in keep}
+    result.update({"frames_received": frames, "frames_whole": whole, "exit_status": link.status})
+    return result
 
 
 def keys(app, rate, count):

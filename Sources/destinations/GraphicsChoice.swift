@@ -82,13 +82,30 @@ struct GraphicsChoice {
             // tmux answers the query itself (it does not pass it on), and passes images on
             // only with `allow-passthrough on`: asked for by --graphics kitty, not guessed.
             if insideTmux { return symbols(nil) }
-            if probed.kittyGraphics && capability == .direct { return GraphicsChoice(mode: .kitty, note: nil, cellPixels: cell, throughTmux: false) }
+            let placeholders = Self.drawsUnicodePlaceholders(version: probed.version)
+            if probed.kittyGraphics && capability == .direct && placeholders { return GraphicsChoice(mode: .kitty, note: nil, cellPixels: cell, throughTmux: false) }
             if terminalProgram == "iTerm.app" || terminalProgram == "iTerm2" { return iterm2 }
-            if probed.sixel && measured { return sixel(nil) }
+            if probed.sixel && measured { return sixel(probed.kittyGraphics && !placeholders ? "kitty graphics without Unicode placeholders" : nil) }
             if probed.sixel { return symbols("sixel terminal that does not say its cell size") }
+            if probed.kittyGraphics && !placeholders {
+                return symbols("\(probed.version ?? "this terminal")'s kitty graphics have no Unicode placeholders")
+            }
             if probed.kittyGraphics { return symbols("kitty terminal without 24-bit colour") }
             return symbols(nil)
         }
+    }
+
+    /// Whether the terminal draws kitty's Unicode placeholder cells (U+10EEEE): kitty from
+    /// 0.28 and Ghostty, by their XTVERSION answer. kitty 0.26 (Debian 12's), WezTerm and
+    /// Konsole implement kitty graphics without them and show each placeholder as an unknown
+    /// glyph; a terminal that does not say its version is not trusted with them either.
+    static func drawsUnicodePlaceholders(version: String?) -> Bool {
+        guard let version = version?.lowercased() else { return false }
+        if version.hasPrefix("ghostty") { return true }
+        guard version.hasPrefix("kitty(") else { return false }
+        let numbers = version.dropFirst("kitty(".count).prefix { $0 != ")" }.split(separator: ".").compactMap { Int($0) }
+        guard numbers.count >= 2 else { return false }
+        return numbers[0] > 0 || numbers[1] >= 28
     }
 
     /// What the image preparers make.

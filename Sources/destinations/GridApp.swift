@@ -292,3 +292,4 @@ final class GridApp: FrameDelegate {
         idleMeasurement = IdleMeasurement(at: clock.now, bytesWritten: terminal.bytesWritten)
     }
 }
+

@@ -118,7 +118,8 @@ struct GridReport {
             ("thumbnail_cache", thumbnailCache.map { "{\"hits\":\($0.hits),\"embedded_hits\":\($0.embeddedHits),\"photo_decodes\":\($0.photoDecodes),\"written\":\($0.written),\"failures_recorded\":\($0.failuresRecorded),\"known_failures\":\($0.knownFailures)}" } ?? "null"),
             ("minor_faults_per_frame", number(minorFaultsPerFrame, 3)),
             ("quiet_waits", "\(quietWaits)"),
-            ("settle_ms", settle.map { "{\"p50\":\(number($0.p50)),\"p95\":\(number($0.p95)),\"max\":\(number($0.max)),\"rests\":\($0.keys),\"interrupted\":\(interruptedRests)}" } ?? "null"),
+            ("settle_ms", "{\"p50\":\(settle.map { number($0.p50) } ?? "null"),\"p95\":\(settle.map { number($0.p95) } ?? "null"),"
+                + "\"max\":\(settle.map { number($0.max) } ?? "null"),\"rests\":\(settle?.keys ?? 0),\"interrupted\":\(interruptedRests)}"),
             ("filter_latency_ms", filterLatency.map { "{\"p50\":\(number($0.p50)),\"p95\":\(number($0.p95)),\"max\":\(number($0.max)),\"keys\":\($0.keys)}" } ?? "null"),
             ("idle_seconds", idle.map { number($0.seconds) } ?? "null"),
             ("idle_cpu_pct", idle.map { number($0.cpuPercent) } ?? "null"),

@@ -10,6 +10,9 @@ enum ScenarioKind: String, ExpressibleByArgument, CaseIterable, Sendable {
     case steady
     /// Page Down about twice a second.
     case pages
+    /// A page, then two to three seconds of reading it: how long the thumbnails of a new
+    /// page take to be whole on the screen (`settle_ms`).
+    case browse
     /// Flings that change direction every few hundred milliseconds: prefetches get cancelled.
     case reverse
     /// Types a filter a letter at a time (a snapshot per key), keeps it, scrolls, clears it.
@@ -54,6 +57,9 @@ struct ScenarioDriver {
             return [.control(goingDown ? 0x05 : 0x19)]  // Ctrl-E, Ctrl-Y
         case .pages:
             wait(350, 650)
+            return [goingDown ? .pageDown : .pageUp]
+        case .browse:
+            wait(2000, 3000)
             return [goingDown ? .pageDown : .pageUp]
         case .reverse:
             wait(250, 550)

@@ -11,6 +11,11 @@ enum AppProcess {
         return directory.appendingPathComponent("destinations")
     }
 
+    /// The package's folder (scripts, assets).
+    static var root: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
     /// Runs with stdin, stdout and stderr not a terminal.
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Spawn.Result {
         try Spawn.run([binary.path] + arguments, environment: environment)

@@ -5,9 +5,10 @@ import Testing
 /// `--graphics` and what the terminal answered → symbols or kitty, with the reason the
 /// header gives.
 @Suite struct GraphicsChoiceTests {
-    func answers(kitty: Bool, sixel: Bool, registers: Int?, pixels: (width: Int, height: Int)? = nil) -> TerminalProbe.Answers {
+    func answers(kitty: Bool, sixel: Bool, registers: Int?, pixels: (width: Int, height: Int)? = nil, version: String? = nil) -> TerminalProbe.Answers {
         var answers = TerminalProbe.Answers()
         answers.kittyGraphics = kitty
+        answers.version = version ?? (kitty ? "kitty(0.35.2)" : nil)
         answers.sixel = sixel
         answers.sixelColorRegisters = registers
         answers.textAreaPixels = pixels
@@ -15,9 +16,26 @@ import Testing
     }
 
     func choose(_ request: GraphicsRequest, kitty: Bool = true, sixel: Bool = false, registers: Int? = nil, capability: ColorCapability = .direct,
-                tmux: Bool = false, headless: Bool = false, pixels: (width: Int, height: Int)? = nil, program: String? = nil) -> GraphicsChoice {
-        GraphicsChoice.resolve(request, probed: answers(kitty: kitty, sixel: sixel, registers: registers, pixels: pixels), capability: capability,
+                tmux: Bool = false, headless: Bool = false, pixels: (width: Int, height: Int)? = nil, program: String? = nil,
+                version: String? = nil) -> GraphicsChoice {
+        GraphicsChoice.resolve(request, probed: answers(kitty: kitty, sixel: sixel, registers: registers, pixels: pixels, version: version), capability: capability,
                                size: (rows: 48, columns: 160), insideTmux: tmux, headless: headless, terminalProgram: program)
+    }
+
+    /// kitty 0.26 (Debian 12's), WezTerm and Konsole answer kitty's query but draw no Unicode
+    /// placeholders (every thumbnail was a box of unknown glyphs): `auto` does not use them there.
+    @Test func placeholdersOnlyWhereTheTerminalDrawsThem() {
+        #expect(GraphicsChoice.drawsUnicodePlaceholders(version: "kitty(0.28.0)"))
+        #expect(GraphicsChoice.drawsUnicodePlaceholders(version: "kitty(0.35.2)"))
+        #expect(GraphicsChoice.drawsUnicodePlaceholders(version: "ghostty 1.1.3"))
+        #expect(!GraphicsChoice.drawsUnicodePlaceholders(version: "kitty(0.26.5)"))
+        #expect(!GraphicsChoice.drawsUnicodePlaceholders(version: "WezTerm 20240203-110809-5046fc22"))
+        #expect(!GraphicsChoice.drawsUnicodePlaceholders(version: nil))
+        let old = choose(.auto, version: "kitty(0.26.5)")
+        #expect(old.mode == .symbols && old.label == "symbols 24-bit (kitty(0.26.5)'s kitty graphics have no Unicode placeholders)")
+        let wezterm = choose(.auto, sixel: true, pixels: (width: 960, height: 624), version: "WezTerm 20240203")
+        #expect(wezterm.mode == .sixel, "sixel where the terminal has it")
+        #expect(choose(.kitty, version: "kitty(0.26.5)").mode == .kitty, "asked for by name: as asked")
     }
 
     @Test func autoTakesKittyWhenTheTerminalAnswersAndHasDirectColour() {

@@ -1,4 +1,5 @@
 @testable import destinations
+import Foundation
 import RenderLoop
 import TerminalFront
 import Testing
@@ -70,5 +71,29 @@ import Testing
         simulation.frames(1)
         #expect(simulation.app.screen.state.selected != selected, "the key was handled in the next frame")
         #expect(simulation.backend.isOutputBehind)
+    }
+}
+
+/// The real binary behind a 20 KB/s pseudo-terminal (scripts/slowlink.py): invariants only,
+/// no timing decides it. Every frame the terminal receives is whole (synchronized output
+/// opened and closed, never nested or cut), the app coalesced and counted terminal hitches,
+/// and `q` still ends it.
+@Suite struct SlowLinkEndToEndTests {
+    @Test func behindASlowLinkEveryFrameArrivesWholeAndQuitStillQuits() throws {
+        let script = AppProcess.root.appendingPathComponent("scripts/slowlink.py").path
+        let result = try Spawn.run(["python3", script, "--rate", "20000", "--seconds", "3", "--keys", "3", "--",
+                                    AppProcess.binary.path, "--refresh-rate", "120", "--graphics", "symbols"])
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let fling = try #require(object?["fling"] as? [String: Any], "harness said: \(result.stdout) \(result.stderr)")
+        #expect(fling["frames_whole"] as? Bool == true)
+        #expect((fling["frames_received"] as? Int ?? 0) > 0)
+        #expect(fling["exit_status"] as? Int == 0)
+        let terminal = try #require(fling["terminal"] as? [String: Any])
+        #expect((terminal["coalesced_frames"] as? Int ?? 0) > 0, "20 KB/s cannot carry a fling: frames coalesce")
+        let kinds = try #require(fling["hitches_by_kind"] as? [String: Any])
+        #expect((kinds["terminal"] as? Int ?? 0) > 0)
+        let keys = try #require(object?["keys"] as? [String: Any])
+        #expect((keys["keys"] as? Int ?? 0) > 0, "keys reach the screen")
+        #expect(keys["quit_ms"] is Double, "q ended the app")
     }
 }
