@@ -23,6 +23,9 @@ FIGURES = [  # (json path, label, worst is the larger value)
     ("idle_bytes", "idle bytes", True),
     ("first_frame_ms", "first frame ms", True),
     ("peak_rss_mb", "peak RSS MB", True),
+    ("filter_latency_ms.p50", "filter key to result p50 ms", True),
+    ("filter_latency_ms.p95", "filter key to result p95 ms", True),
+    ("filter_latency_ms.max", "filter key to result max ms", True),
     ("thumbnails_prepared", "thumbnails prepared", False),
 ]
 

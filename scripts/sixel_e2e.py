@@ -27,6 +27,8 @@ import sys
 import tempfile
 import time
 
+import xvfb
+
 CELL_W, CELL_H = 6, 13          # xterm's default "fixed" font
 BORDER = 2                      # xterm's internal border
 COLUMNS, ROWS = 160, 48
@@ -104,22 +106,12 @@ def main():
     parser.add_argument("binary")
     parser.add_argument("--keep", help="save the screenshots' pixels here")
     options = parser.parse_args()
-    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
-    if missing:
-        print(f"sixel_e2e: missing {', '.join(missing)} (Debian: xterm xvfb x11-apps netpbm xfonts-base xdotool)")
-        sys.exit(2)
+    xvfb.require(TOOLS, "sixel_e2e", "Debian: xterm xvfb x11-apps netpbm xfonts-base xdotool")
     binary = os.path.abspath(options.binary)
-    display = next(f":{n}" for n in range(93, 200) if not os.path.exists(f"/tmp/.X11-unix/X{n}"))
-    server = subprocess.Popen(["Xvfb", display, "-screen", "0", "1280x720x24", "-nolisten", "tcp"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    env = dict(os.environ, DISPLAY=display)
+    server, env = xvfb.start()
     home = tempfile.mkdtemp(prefix="sixel-e2e-")
     try:
-        for _ in range(50):
-            if subprocess.run(["xdotool", "getmouselocation"], env=env, capture_output=True).returncode == 0:
-                break
-            time.sleep(0.1)
-        else:
+        if subprocess.run(["xdotool", "getmouselocation"], env=env, capture_output=True).returncode != 0:
             fail("Xvfb did not start")
 
         # The measure first: symbols show (almost) no cell of 8 colours.

@@ -22,6 +22,8 @@ import sys
 import tempfile
 import time
 
+import xvfb
+
 TOOLS = ["Xvfb", "xterm"]
 
 
@@ -74,17 +76,10 @@ def main():
     parser.add_argument("--stress", type=int, default=0)
     parser.add_argument("--scenario", default="fling", help="fling (hitches), or pages (a rest after each page: settle_ms)")
     options = parser.parse_args()
-    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
-    if missing:
-        print(f"xterm_bench: missing {', '.join(missing)} (make deps-e2e)")
-        sys.exit(2)
+    xvfb.require(TOOLS, "xterm_bench", "make deps-e2e")
     binary = os.path.abspath(options.binary)
-    display = next(f":{n}" for n in range(93, 200) if not os.path.exists(f"/tmp/.X11-unix/X{n}"))
-    server = subprocess.Popen(["Xvfb", display, "-screen", "0", "1280x720x24", "-nolisten", "tcp"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    env = dict(os.environ, DISPLAY=display)
+    server, env = xvfb.start()
     home = tempfile.mkdtemp(prefix="xterm-bench-")
-    time.sleep(1)
     try:
         for graphics in options.graphics:
             for rate in options.rates:
