@@ -104,7 +104,7 @@ public final class CanvasPresenter {
         present(canvas, scrolled: scrolled, evenIfBehind: false)
     }
 
-    private func present(_ canvas: Canvas, scrolled hint: (rows: Range<Int>, by: Int)?, evenIfBehind: Bool) {
+    private func present(_ canvas: Canvas, scrolled hint: (rows: Range<Int>, by: Int)?, evenIfBehind: Bool, sending: Bool = true) {
         writer.pump()
         if writer.isBehind && !evenIfBehind {
             coalescedScroll.add(hint)
@@ -180,19 +180,23 @@ public final class CanvasPresenter {
         if let strips = pixels?.takeStrips(), !strips.isEmpty { frameBytes += strips }
         if synchronized { frameBytes += Self.endSynchronized }
         // Queued, not written: the frame loop writes it right after the commit.
-        writer.queue(frameBytes)
+        if sending { writer.queue(frameBytes) }
         bytesInLastFrame = frameBytes.count
         bytesWritten += bytesInLastFrame
     }
 
-    /// Clears the terminal and paints `canvas` whole; returns the bytes that took (not
-    /// added to ``bytesWritten``). The yardstick for what scrolling frames send.
+    /// The bytes a whole paint of `canvas` from a clear screen takes (not added to
+    /// ``bytesWritten``): the yardstick for what scrolling frames send. Measured, not sent —
+    /// at the end of a run over a slow link a full paint would hold `q` — so the next frame,
+    /// if any, repaints everything.
     public func measureFullPaint(_ canvas: Canvas) -> Int {
         let total = bytesWritten
         isShownValid = false
         Curses.repaintAllAtNextUpdate()
-        present(canvas, scrolled: nil, evenIfBehind: true)
+        present(canvas, scrolled: nil, evenIfBehind: true, sending: false)
         bytesWritten = total
+        isShownValid = false
+        Curses.repaintAllAtNextUpdate()
         return bytesInLastFrame
     }
 

@@ -66,8 +66,8 @@ public protocol TerminalBackend: AnyObject {
     /// Bytes the last frame sent, and all frames so far.
     var bytesInLastFrame: Int { get }
     var bytesWritten: Int { get }
-    /// Paints `canvas` whole from a clear screen and returns the bytes that took (not added
-    /// to ``bytesWritten``): the yardstick for what scrolling frames send.
+    /// The bytes a whole paint of `canvas` from a clear screen takes, measured without
+    /// sending it (not added to ``bytesWritten``): the yardstick for what scrolling frames send.
     func measureFullPaint(_ canvas: Canvas) -> Int
     /// True once the terminal has gone away (input hung up).
     var isHungUp: Bool { get }

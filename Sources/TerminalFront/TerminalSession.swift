@@ -40,13 +40,6 @@ public final class TerminalSession {
     public private(set) var probed = TerminalProbe.Answers()
     /// Every byte for the terminal goes through it, without blocking the frame loop.
     public private(set) var writer = TerminalWriter(descriptor: nil)
-
-    /// A headless session's writer to `descriptor` instead of its sink (tests of a slow
-    /// terminal: a pipe nobody reads is one). Before the first frame.
-    func writeHeadlessFrames(to descriptor: Int32) {
-        precondition(isHeadless, "only a headless session's output can be redirected")
-        writer = TerminalWriter(descriptor: descriptor)
-    }
     /// What ncurses writes (its descriptor refers to it while the session runs).
     private(set) var capture: UpdateCapture?
     /// ncurses' own descriptor: the terminal while ncurses starts and ends, the capture
@@ -170,6 +163,13 @@ public final class TerminalSession {
         let now = { clock.now - origin }
         writer.finish(until: now() + Self.finishTimeout, now: now)
         Platform.redirect(ncursesOutput, to: Platform.standardOutput)
+    }
+
+    /// A headless session's writer to `descriptor` instead of its sink (tests of a slow
+    /// terminal: a pipe nobody reads is one). Before the first frame.
+    func writeHeadlessFrames(to descriptor: Int32) {
+        precondition(isHeadless, "only a headless session's output can be redirected")
+        writer = TerminalWriter(descriptor: descriptor)
     }
 
     deinit { end() }
