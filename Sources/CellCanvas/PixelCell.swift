@@ -54,8 +54,13 @@ public struct PixelImage: Sendable, Hashable {
     /// the terminal may scroll when it is drawn on the screen's last line (an inline
     /// image): never drawn there.
     public let reachesBelowItsRow: Bool
+    /// A strip leaves something that stays on the screen until it is deleted, whatever is
+    /// written over its cells: a kitty placement (`a=p`), where sixel pixels are simply
+    /// overwritten by text. The presenter then keeps where each one is and deletes it when
+    /// its cells show something else (``lingers`` strips must not move the cursor).
+    public let lingers: Bool
 
-    public init(id: UInt32, columns: Int, strips: [[UInt8]], fallback: [Cell], reachesBelowItsRow: Bool) {
+    public init(id: UInt32, columns: Int, strips: [[UInt8]], fallback: [Cell], reachesBelowItsRow: Bool, lingers: Bool = false) {
         precondition(fallback.count == columns * strips.count, "PixelImage: \(fallback.count) fallback cells for \(columns)×\(strips.count)")
         self.id = id
         self.columns = columns
@@ -63,6 +68,7 @@ public struct PixelImage: Sendable, Hashable {
         self.strips = strips
         self.fallback = fallback
         self.reachesBelowItsRow = reachesBelowItsRow
+        self.lingers = lingers
     }
 
     /// Bytes held.

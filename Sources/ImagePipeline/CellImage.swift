@@ -59,16 +59,20 @@ public struct CellImage: Sendable, Hashable {
     }
 
     /// Cells standing for image `id` that the presenter draws from `strips`, one per row of
-    /// cells (``PixelCell``): sixel, iTerm2 images, or 24-bit symbols (``TextStrips``).
-    public init(pixelImage id: UInt32, columns: Int, strips: [[UInt8]], fallback: [Cell], reachesBelowItsRow: Bool) {
-        let image = PixelImage(id: id, columns: columns, strips: strips, fallback: fallback, reachesBelowItsRow: reachesBelowItsRow)
+    /// cells (``PixelCell``): sixel, iTerm2 images, or 24-bit symbols (``TextStrips``); or
+    /// kitty placements of an image sent first by `transmission` (its decoded `pixels` then
+    /// held by the terminal), whose strips linger.
+    public init(pixelImage id: UInt32, columns: Int, strips: [[UInt8]], fallback: [Cell], reachesBelowItsRow: Bool,
+                lingers: Bool = false, transmission: [UInt8] = [], pixels: Int = 0) {
+        let image = PixelImage(id: id, columns: columns, strips: strips, fallback: fallback, reachesBelowItsRow: reachesBelowItsRow, lingers: lingers)
         self.columns = columns
         rows = image.rows
         colorMode = .truecolor
         cells = PixelCell.cells(image: id, columns: columns, rows: image.rows)
         graphicID = id
-        terminalBytes = image.byteCount
+        terminalBytes = image.byteCount + pixels * 4
         pixelImage = image
+        self.transmission = transmission
     }
 
     /// The same image without its transmission or strips (once handed over, nothing here

@@ -26,7 +26,7 @@ public final class ImagePreparer {
     var cellPixels: (width: Int, height: Int) {
         switch output {
         case .symbols: Self.pixelsPerCell
-        case .kitty(let cell, _), .sixel(let cell, _), .iterm2(let cell): cell
+        case .kitty(let cell, _), .kittyPlacement(let cell), .sixel(let cell, _), .iterm2(let cell): cell
         case .truecolorSymbols: Self.pixelsPerCell
         }
     }
@@ -57,6 +57,13 @@ public final class ImagePreparer {
             let png = try PNGCodec.encode(sized, fast: true)
             return CellImage(kittyImage: id, columns: columns, rows: shown, pixels: sized.width * sized.height,
                              transmission: KittyGraphics.transmission(png: png, id: id, columns: columns, rows: shown, throughTmux: throughTmux))
+        case .kittyPlacement(let cell):
+            let sized = cropped.filling(width: wide * cell.width, height: tall * cell.height)
+            let id = KittyGraphics.nextID()
+            let png = try PNGCodec.encode(sized, fast: true)
+            return CellImage(pixelImage: id, columns: wide, strips: KittyGraphics.placements(id: id, columns: wide, rows: tall, cellPixels: cell),
+                             fallback: converter.convert(cropped, columns: wide, rows: tall).cells, reachesBelowItsRow: false,
+                             lingers: true, transmission: KittyGraphics.transmissionOnly(png: png, id: id), pixels: sized.width * sized.height)
         case .sixel(let cell, let colors):
             let sized = cropped.filling(width: wide * cell.width, height: tall * cell.height)
             return CellImage(pixelImage: KittyGraphics.nextID(), columns: wide,
@@ -164,6 +171,11 @@ public enum ImageOutput: Sendable {
     /// kitty graphics (``KittyGraphics``): placeholder cells and the PNG they show, sized
     /// `cellPixels` per cell; wrapped for tmux's passthrough when `throughTmux`.
     case kitty(cellPixels: (width: Int, height: Int), throughTmux: Bool)
+    /// kitty graphics by direct placement, for terminals without Unicode placeholders: the
+    /// PNG, transmitted once, and a placement per row of cells (``KittyGraphics/placements(id:columns:rows:cellPixels:)``)
+    /// the presenter draws for ``PixelCell`` cells like sixel strips, and deletes when
+    /// their cells show something else (``PixelImage/lingers``).
+    case kittyPlacement(cellPixels: (width: Int, height: Int))
     /// Sixel strips (``SixelEncoder``) of `cellPixels` per cell in at most `colors`
     /// colours, and ``PixelCell`` cells the presenter draws them for.
     case sixel(cellPixels: (width: Int, height: Int), colors: Int)
@@ -176,12 +188,19 @@ public enum ImageOutput: Sendable {
     /// ``PixelCell`` cells like sixel.
     case iterm2(cellPixels: (width: Int, height: Int))
 
-    public var isKitty: Bool { if case .kitty = self { true } else { false } }
+    /// The terminal keeps the images by kitty id (placeholders or direct placement): those
+    /// that leave the cache are deleted from it.
+    public var isKitty: Bool {
+        switch self {
+        case .kitty, .kittyPlacement: true
+        default: false
+        }
+    }
     /// The presenter draws the images' cells from strips (``PixelImage``): sixel, or 24-bit
     /// symbols.
     public var drawsPixelCells: Bool {
         switch self {
-        case .sixel, .truecolorSymbols, .iterm2: true
+        case .sixel, .truecolorSymbols, .iterm2, .kittyPlacement: true
         case .symbols, .kitty: false
         }
     }

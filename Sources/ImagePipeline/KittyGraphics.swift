@@ -46,18 +46,43 @@ public enum KittyGraphics {
     /// last), quiet (`q=2`: no replies to read). Inside tmux each is wrapped for
     /// passthrough (tmux's `allow-passthrough on`).
     public static func transmission(png: [UInt8], id: UInt32, columns: Int, rows: Int, throughTmux: Bool = false) -> [UInt8] {
+        chunked(png, control: "a=T,q=2,f=100,U=1,i=\(id),c=\(columns),r=\(rows)", throughTmux: throughTmux)
+    }
+
+    /// The escape sequences that transmit `png` as image `id` and place it nowhere (`a=t`):
+    /// for direct placement, where ``placements(id:columns:rows:cellPixels:)`` show it.
+    public static func transmissionOnly(png: [UInt8], id: UInt32) -> [UInt8] {
+        chunked(png, control: "a=t,q=2,f=100,i=\(id)", throughTmux: false)
+    }
+
+    /// For direct placement (terminals with kitty graphics but no Unicode placeholders:
+    /// kitty before 0.28, WezTerm, Konsole): for each row of cells, the command that places
+    /// that row of image `id` at the cursor (`a=p`, its source rectangle, one row of
+    /// `columns` cells), under the text (`z=-1`), without moving the cursor (`C=1`). One
+    /// placement per row, like a sixel strip, so a row is placed, moved and clipped alone.
+    public static func placements(id: UInt32, columns: Int, rows: Int, cellPixels: (width: Int, height: Int)) -> [[UInt8]] {
+        (0..<rows).map { row in
+            Array("\u{1B}_Ga=p,i=\(id),x=0,y=\(row * cellPixels.height),w=\(columns * cellPixels.width),h=\(cellPixels.height),c=\(columns),r=1,C=1,q=2\u{1B}\\".utf8)
+        }
+    }
+
+    /// `png` in base64 chunks of 4,096 bytes, `control` on the first, `m=1` on all but the last.
+    private static func chunked(_ png: [UInt8], control first: String, throughTmux: Bool) -> [UInt8] {
         let payload = base64(png)
         var output: [UInt8] = []
         var offset = 0
         repeat {
             let end = min(offset + 4096, payload.count)
             let more = end < payload.count ? 1 : 0
-            let control = offset == 0 ? "a=T,q=2,f=100,U=1,i=\(id),c=\(columns),r=\(rows),m=\(more)" : "m=\(more)"
+            let control = offset == 0 ? "\(first),m=\(more)" : "m=\(more)"
             output += wrapped(Array("\u{1B}_G\(control);".utf8) + payload[offset..<end] + Array("\u{1B}\\".utf8), throughTmux: throughTmux)
             offset = end
         } while offset < payload.count
         return output
     }
+
+    /// Deletes every image and placement (`d=A`): at exit, so the terminal keeps nothing.
+    public static let deletionOfAll: [UInt8] = Array("\u{1B}_Ga=d,d=A,q=2\u{1B}\\".utf8)
 
     /// Deletes image `id` and frees its data in the terminal (`d=I`).
     public static func deletion(id: UInt32, throughTmux: Bool = false) -> [UInt8] {

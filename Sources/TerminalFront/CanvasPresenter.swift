@@ -119,12 +119,17 @@ public final class CanvasPresenter {
         if shown.columns != canvas.columns || shown.rows != canvas.rows {
             isShownValid = false
         }
-        if !isShownValid { Curses.erase() }
+        pixels?.beginFrame()
+        if !isShownValid {
+            Curses.erase()
+            pixels?.screenErased()
+        }
         var shifted = false
         if let scrolled, isShownValid, scrolled.by != 0, abs(scrolled.by) < scrolled.rows.count,
            scrolled.rows.lowerBound >= 0, scrolled.rows.upperBound <= canvas.rows {
             Curses.scroll(rows: scrolled.rows, by: scrolled.by, screenRows: canvas.rows)
             shown.scroll(Rect(x: 0, y: scrolled.rows.lowerBound, width: canvas.columns, height: scrolled.rows.count), by: scrolled.by)
+            pixels?.scrolled(rows: scrolled.rows, by: scrolled.by)
             shifted = true
         }
         var written = 0
@@ -134,7 +139,6 @@ public final class CanvasPresenter {
                 written += 1
             }
         } else {
-            pixels?.beginFrame()
             let compared = isShownValid ? shown : nil
             canvas.forEachCellToSend(comparedTo: compared) { x, y, cell in
                 if PixelCell.decode(cell) != nil {
@@ -164,7 +168,7 @@ public final class CanvasPresenter {
         isShownValid = true
         // Nothing changed: nothing is sent, not even the synchronized-output brackets, so
         // an idle screen costs no bytes.
-        guard cellsWritten > 0 || shifted || !wasValid else {
+        guard cellsWritten > 0 || shifted || !wasValid || pixels?.hasLingeringDeletions == true else {
             bytesInLastFrame = 0
             return
         }
@@ -175,6 +179,7 @@ public final class CanvasPresenter {
         // flush), so the capture after it holds exactly this frame's cells.
         capture?.take(into: &frameBytes)
         if synchronized { frameBytes += Self.beginSynchronized }
+        if let preamble = pixels?.preamble, !preamble.isEmpty { frameBytes += preamble }
         Curses.update()
         capture?.take(into: &frameBytes)
         if let strips = pixels?.takeStrips(), !strips.isEmpty { frameBytes += strips }

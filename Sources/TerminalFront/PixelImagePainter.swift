@@ -15,6 +15,11 @@ import CellCanvas
 /// pixels too, and its line-matching optimiser can never move a line onto one that only
 /// looks the same. An image row is drawn only when all its cells are on screen and none is
 /// covered, and not on the screen's last line when its strip may reach below its row.
+///
+/// Pictures whose strips linger (kitty placements, ``PixelImage/lingers``) are not covered
+/// by the text written over them: the painter keeps where each placed row is
+/// (``LingeringPlacements``), moves them as the terminal does when it scrolls a region, and
+/// deletes, before the frame's new placements, every one whose cells show something else.
 struct PixelImagePainter {
     /// The images the cells may name, by id (handed over by the image store, forgotten when
     /// they left its cache and no cell shows them).
@@ -30,14 +35,49 @@ struct PixelImagePainter {
     /// The last frame left image rows as their fallback for want of budget (not because
     /// they cannot be drawn): another frame is needed to draw them.
     private(set) var deferredInLastFrame = false
+    /// Where lingering strips are on screen, and the deletions this frame sends first.
+    private(set) var lingering = LingeringPlacements()
+    /// Lingering image rows decided this frame, by their left cell: drawn, or not.
+    private var decided: [LingeringPlacements.Position: Bool] = [:]
+    /// Some defined image lingers: a cleared screen must delete their placements.
+    private var anyLingers = false
 
-    mutating func define(_ image: PixelImage) { images[image.id] = image }
-    mutating func forget(_ id: UInt32) { images[id] = nil }
+    mutating func define(_ image: PixelImage) {
+        images[image.id] = image
+        if image.lingers { anyLingers = true }
+    }
+
+    mutating func forget(_ id: UInt32) {
+        images[id] = nil
+        lingering.forget(image: id)
+    }
+
+    /// The frame starts from a cleared screen: every lingering placement goes too.
+    mutating func screenErased() {
+        if anyLingers { lingering.deleteAll() }
+    }
+
+    /// The terminal scrolls `rows` up by `by` (down when negative) this frame, before the
+    /// strips: lingering placements inside move with them, and those pushed out are gone.
+    mutating func scrolled(rows: Range<Int>, by: Int) {
+        placeAgain += lingering.scroll(rows: rows, by: by)
+    }
+
+    /// Left cells of lingering image rows the terminal did not move with the scroll
+    /// (deleted instead): drawn again this frame although their cells did not change.
+    private var placeAgain: [LingeringPlacements.Position] = []
+
+    /// Bytes the frame sends before its cells: deletions of placements the terminal's scroll
+    /// would leave behind.
+    var preamble: [UInt8] { lingering.preamble }
 
     mutating func beginFrame() {
         changed.removeAll(keepingCapacity: true)
         fallbackShown.removeAll(keepingCapacity: true)
         output.removeAll(keepingCapacity: true)
+        decided.removeAll(keepingCapacity: true)
+        placeAgain.removeAll(keepingCapacity: true)
+        lingering.beginFrame()
         stripsInLastFrame = 0
         deferredInLastFrame = false
     }
@@ -52,13 +92,16 @@ struct PixelImagePainter {
     mutating func plan(_ canvas: Canvas, budget: Int, put: (_ x: Int, _ y: Int, _ cell: Cell, _ concealed: Bool) -> Void) {
         // Changed cells come row by row, left to right: the cells of one image row follow
         // each other, so its decision is made at its first changed cell and kept.
+        if !placeAgain.isEmpty { addPlacedAgain(canvas) }
         var current: (y: Int, left: Int, id: UInt32, row: Int, image: PixelImage?, drawn: Bool)?
         for (x, y) in changed {
             guard let (id, row, column) = PixelCell.decode(canvas[x, y]) else { continue }
             let left = x - column
             if current.map({ $0.y != y || $0.left != left || $0.id != id || $0.row != row }) ?? true {
                 let image = images[id].flatMap { row < $0.rows && column < $0.columns ? $0 : nil }
-                current = (y, left, id, row, image, image.map { drawStrip(of: $0, row: row, left: left, y: y, in: canvas, budget: budget) } ?? false)
+                let drawn = image.map { drawStrip(of: $0, row: row, left: left, y: y, in: canvas, budget: budget) } ?? false
+                current = (y, left, id, row, image, drawn)
+                if image?.lingers == true { decided[.init(x: left, y: y)] = drawn }
             }
             guard let group = current else { continue }
             if group.drawn {
@@ -72,6 +115,44 @@ struct PixelImagePainter {
             }
         }
         if !output.isEmpty { output += Self.restoreCursor }
+        if anyLingers { settleLingering(canvas) }
+    }
+
+    /// The cells of the rows in ``placeAgain`` join the changed ones, which stay in order
+    /// (row by row, left to right) with each cell once.
+    private mutating func addPlacedAgain(_ canvas: Canvas) {
+        for position in placeAgain where position.y < canvas.rows {
+            guard let first = PixelCell.decode(canvas[position.x, position.y]), let image = images[first.image] else { continue }
+            for x in position.x..<min(position.x + image.columns, canvas.columns) { changed.append((x, position.y)) }
+        }
+        changed.sort { $0.y != $1.y ? $0.y < $1.y : $0.x < $1.x }
+        var unique: [(x: Int, y: Int)] = []
+        unique.reserveCapacity(changed.count)
+        for cell in changed where unique.last.map({ $0 != cell }) ?? true { unique.append(cell) }
+        changed = unique
+    }
+
+    /// Deletes every lingering placement that is replaced this frame, or whose cells no
+    /// longer show its row whole, and records the ones placed.
+    private mutating func settleLingering(_ canvas: Canvas) {
+        lingering.retain { position, placed in
+            // Re-planned this frame: replaced by a new placement, or by the fallback.
+            decided[position] == nil && Self.stillShows(placed, at: position, in: canvas)
+        }
+        for (position, drawn) in decided where drawn {
+            guard let cell = PixelCell.decode(canvas[position.x, position.y]), let image = images[cell.image] else { continue }
+            lingering.place(.init(image: cell.image, row: cell.row, columns: image.columns), at: position)
+        }
+    }
+
+    /// The cells at `position` still show `placed`'s row, all of it.
+    private static func stillShows(_ placed: LingeringPlacements.Placement, at position: LingeringPlacements.Position, in canvas: Canvas) -> Bool {
+        guard position.y < canvas.rows, position.x + placed.columns <= canvas.columns else { return false }
+        for column in 0..<placed.columns {
+            guard let cell = PixelCell.decode(canvas[position.x + column, position.y]), cell.image == placed.image,
+                  cell.row == placed.row, cell.column == column else { return false }
+        }
+        return true
     }
 
     /// Appends the strip of `image`'s row `row` at (`left`, `y`) when it may be drawn there
@@ -93,7 +174,13 @@ struct PixelImagePainter {
 
     /// The bytes that draw the strips planned this frame (cursor and attributes saved and
     /// restored around them: ncurses knows nothing of them); empty when there are none.
-    func takeStrips() -> [UInt8] { output }
+    /// This frame deletes lingering placements (it must be sent even if no cell changed).
+    var hasLingeringDeletions: Bool { !lingering.deletions.isEmpty }
+
+    func takeStrips() -> [UInt8] {
+        let deletions = lingering.deletions
+        return deletions.isEmpty ? output : deletions + output
+    }
 
     /// Every cell of `image`'s row `row` is at its place on line `y` from column `left`.
     private static func rowIsWhole(_ image: PixelImage, row: Int, left: Int, y: Int, in canvas: Canvas) -> Bool {

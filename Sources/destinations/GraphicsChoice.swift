@@ -4,12 +4,16 @@ import TerminalFront
 
 /// `--graphics`: how thumbnails reach the screen.
 enum GraphicsRequest: String, ExpressibleByArgument, CaseIterable, Sendable {
-    /// Ask the terminal: kitty graphics when it answers kitty's query (with 24-bit colour),
+    /// Ask the terminal: kitty graphics when it answers kitty's query (placeholders where
+    /// its XTVERSION says it draws them and it has 24-bit colour, else direct placement),
     /// else iTerm2's images when `TERM_PROGRAM` or `LC_TERMINAL` names iTerm2, else sixel
     /// when its device attributes list sixel (and it says its cell size), else symbols.
     case auto
-    /// kitty's graphics protocol with Unicode placeholders (kitty, Ghostty, WezTerm …).
+    /// kitty's graphics protocol with Unicode placeholders (kitty from 0.28, Ghostty).
     case kitty
+    /// kitty's graphics protocol by direct placement: a placement per visible row of a
+    /// thumbnail, moved and deleted as the grid scrolls (kitty before 0.28, WezTerm, Konsole).
+    case kittyPlacement = "kitty-placement"
     /// DEC sixel, one strip per row of cells (xterm -ti vt340, foot, WezTerm, mlterm,
     /// Windows Terminal, konsole …).
     case sixel
@@ -22,7 +26,7 @@ enum GraphicsRequest: String, ExpressibleByArgument, CaseIterable, Sendable {
 /// The graphics a run uses, and why: from the flag (or `DESTINATIONS_GRAPHICS`), what the
 /// terminal answered at start, its colours and whether tmux is in between.
 struct GraphicsChoice {
-    enum Mode: String { case kitty, sixel, iterm2, symbols }
+    enum Mode: String { case kitty, kittyPlacement = "kitty-placement", sixel, iterm2, symbols }
 
     let mode: Mode
     /// Said in the header after the mode when the choice is not the obvious one.
@@ -63,6 +67,10 @@ struct GraphicsChoice {
             return choice
         }
         let iterm2 = GraphicsChoice(mode: .iterm2, note: nil, cellPixels: cell, throughTmux: false)
+        func placement(_ note: String?) -> GraphicsChoice {
+            // The terminal scales each placement to its cells: a guessed cell size only blurs.
+            GraphicsChoice(mode: .kittyPlacement, note: note ?? (measured || headless ? nil : "cell size unknown"), cellPixels: cell, throughTmux: false)
+        }
         switch request {
         case .symbols:
             return symbols(nil)
@@ -77,6 +85,11 @@ struct GraphicsChoice {
             // The image id is the placeholder's 24-bit foreground colour.
             guard capability == .direct else { return symbols("kitty needs 24-bit colour: COLORTERM=truecolor") }
             return GraphicsChoice(mode: .kitty, note: insideTmux ? "through tmux" : nil, cellPixels: cell, throughTmux: insideTmux)
+        case .kittyPlacement:
+            // A placement lands at the outer terminal's cursor, which tmux does not move with
+            // the pane's: it would be drawn anywhere.
+            if insideTmux { return symbols("kitty placements cannot pass through tmux") }
+            return placement(nil)
         case .auto:
             if headless { return symbols(nil) }
             // tmux answers the query itself (it does not pass it on), and passes images on
@@ -84,13 +97,11 @@ struct GraphicsChoice {
             if insideTmux { return symbols(nil) }
             let placeholders = Self.drawsUnicodePlaceholders(version: probed.version)
             if probed.kittyGraphics && capability == .direct && placeholders { return GraphicsChoice(mode: .kitty, note: nil, cellPixels: cell, throughTmux: false) }
+            // Placements need neither placeholders nor 24-bit colour (no id in a colour).
+            if probed.kittyGraphics { return placement(placeholders ? "no 24-bit colour for placeholders" : nil) }
             if terminalProgram == "iTerm.app" || terminalProgram == "iTerm2" { return iterm2 }
-            if probed.sixel && measured { return sixel(probed.kittyGraphics && !placeholders ? "kitty graphics without Unicode placeholders" : nil) }
+            if probed.sixel && measured { return sixel(nil) }
             if probed.sixel { return symbols("sixel terminal that does not say its cell size") }
-            if probed.kittyGraphics && !placeholders {
-                return symbols("\(probed.version ?? "this terminal")'s kitty graphics have no Unicode placeholders")
-            }
-            if probed.kittyGraphics { return symbols("kitty terminal without 24-bit colour") }
             return symbols(nil)
         }
     }
@@ -98,7 +109,8 @@ struct GraphicsChoice {
     /// Whether the terminal draws kitty's Unicode placeholder cells (U+10EEEE): kitty from
     /// 0.28 and Ghostty, by their XTVERSION answer. kitty 0.26 (Debian 12's), WezTerm and
     /// Konsole implement kitty graphics without them and show each placeholder as an unknown
-    /// glyph; a terminal that does not say its version is not trusted with them either.
+    /// glyph (they get direct placements); a terminal that does not say its version is not
+    /// trusted with them either.
     static func drawsUnicodePlaceholders(version: String?) -> Bool {
         guard let version = version?.lowercased() else { return false }
         if version.hasPrefix("ghostty") { return true }
@@ -112,6 +124,7 @@ struct GraphicsChoice {
     var output: ImageOutput {
         switch mode {
         case .kitty: .kitty(cellPixels: cellPixels, throughTmux: throughTmux)
+        case .kittyPlacement: .kittyPlacement(cellPixels: cellPixels)
         case .sixel: .sixel(cellPixels: cellPixels, colors: sixelColors)
         case .iterm2: .iterm2(cellPixels: cellPixels)
         case .symbols: truecolorSymbols ? .truecolorSymbols : .symbols
@@ -127,7 +140,7 @@ struct GraphicsChoice {
     var pixelBytesPerSecond: Int {
         switch mode {
         case .sixel, .iterm2: 6 << 20
-        case .symbols, .kitty: 2 << 20
+        case .symbols, .kitty, .kittyPlacement: 2 << 20
         }
     }
 

@@ -114,7 +114,11 @@ final class GridApp: FrameDelegate {
     /// Runs until `q`, the duration, a signal or a hang-up; the terminal is restored
     /// before it returns.
     func run(signals: TerminationSignals) -> (stop: TerminalLoop.Stop, report: GridReport) {
-        let stop = TerminalLoop.run(scheduler, self, terminal: terminal, signals: signals, beforeEnd: measureFullPaint) { isDone }
+        let stop = TerminalLoop.run(scheduler, self, terminal: terminal, signals: signals, beforeEnd: {
+            measureFullPaint()
+            // The terminal keeps kitty images until told: it is told, on the way out.
+            if screen.store.output.isKitty { terminal.sendGraphics(KittyGraphics.deletionOfAll) }
+        }) { isDone }
         photoScan?.stop()
         return (stop, makeReport())
     }
