@@ -239,6 +239,7 @@ public final class AssetStore {
     /// completions past that wait in the backlog, in order, for the next frames.
     @discardableResult
     public func deliverCompletions(limit: Int = .max, transmissionBytes: Int = .max) -> Int {
+        transmissionsHeldBack = false
         if !unsubmitted.isEmpty { submitWaitingRequests() }
         loader.postDueCompletions()
         if let arrived = loader.inbox.drainIfAvailable(), !arrived.isEmpty {
@@ -260,7 +261,10 @@ public final class AssetStore {
             if case .success(let image) = completion.result, image.hasTerminalPayload {
                 let cancelled = pending[completion.request]?.cancellable.isCancelled ?? true
                 if !cancelled {
-                    if (transmitted > 0 || transmissionBytes <= 0) && transmitted + image.transmission.count > transmissionBytes { break }
+                    if (transmitted > 0 || transmissionBytes <= 0) && transmitted + image.transmission.count > transmissionBytes {
+                        transmissionsHeldBack = true
+                        break
+                    }
                     transmitted += image.transmission.count
                     terminalOutput += image.transmission
                     if let pixels = image.pixelImage { pixelImagesDefined.append(pixels) }
@@ -281,6 +285,10 @@ public final class AssetStore {
         if sawCancelled { pending = pending.filter { !$0.value.cancellable.isCancelled } }
         return delivered
     }
+
+    /// The last ``deliverCompletions(limit:transmissionBytes:)`` stopped at an image whose
+    /// transmission did not fit its budget (it waits in the backlog).
+    public private(set) var transmissionsHeldBack = false
 
     /// Completions posted and not yet delivered.
     public var undeliveredCount: Int { loader.inbox.count + backlog.count }

@@ -51,6 +51,8 @@ public struct OutputPacing: Sendable {
     /// What a miss leaves of the allowance; growth back towards ``recoveryLevel`` of the
     /// missed level, and beyond it.
     public static let cut = 0.5, recovery = 1.05, probe = 1.0005, recoveryLevel = 0.6
+    /// The least allowance, as a fraction of the measured estimate.
+    public static let floor = 1.0 / 16
     /// The first rate, as a fraction of the ceiling.
     public static let slowStart = 1.0 / 6
     /// Where the current run of ticks behind began to be measured.
@@ -64,9 +66,11 @@ public struct OutputPacing: Sendable {
         defer { last = (time, bytesTaken, behind) }
         guard let last, time > last.time else { return }
         if behind && !last.behind {
-            let missed = rate(ceiling: ceiling)
+            // Never below a fraction of what the terminal was measured to take: misses in a
+            // row (a fling over a slow link) halved it to nothing, and it never grew back.
+            let missed = max(rate(ceiling: ceiling), (estimate ?? 0) * Self.floor)
             missedAt = missed
-            allowance = missed * Self.cut
+            allowance = max(missed * Self.cut, (estimate ?? 0) * Self.floor)
         }
         if last.behind && behind {
             let start = runStart ?? (last.time, last.taken)
@@ -120,9 +124,10 @@ public struct OutputPacing: Sendable {
     private var startingRate = 1.0
 
     /// Optional bytes the next frame may send at `hertz`: its share of ``rate(ceiling:)``,
-    /// less what is still waiting.
+    /// less what is still waiting; at least 1 when nothing is (a budget of 1 lets the first
+    /// item go: whatever the allowance, a terminal that took everything gets something).
     public func optionalBytesPerFrame(hertz: Double, ceiling: Int, pending: Int) -> Int {
-        max(0, Int(rate(ceiling: ceiling) / hertz) - pending)
+        max(pending == 0 ? 1 : 0, Int(rate(ceiling: ceiling) / hertz) - pending)
     }
 
     /// The median of the kept samples, in bytes per second.

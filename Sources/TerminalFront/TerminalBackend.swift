@@ -61,6 +61,11 @@ public protocol TerminalBackend: AnyObject {
     /// Optional bytes (pixels, image transmissions) the next frame may send at `hertz`,
     /// planned from the measured rate, never above `ceiling` bytes a second; 0 while behind.
     func optionalBytesPerFrame(hertz: Double, ceiling: Int) -> Int
+    /// The app held optional bytes of its own back this frame for want of budget (image
+    /// transmissions waiting): if the terminal keeps up, the budget grows, as it does for
+    /// pixel rows left as symbols. Without it, a budget cut by a miss never grew back while
+    /// only transmissions waited, and their thumbnails stayed placeholders.
+    func noteOptionalBytesHeldBack()
     /// What the output cost and how the terminal kept up, for the report.
     var outputStatistics: OutputStatistics { get }
     /// Bytes the last frame sent, and all frames so far.
@@ -141,9 +146,13 @@ public final class NcursesBackend: TerminalBackend {
         writer.pump()
         let behind = writer.isBehind
         pacing.observe(at: time, bytesTaken: writer.bytesTaken, behind: behind, ceiling: optionalCeiling)
-        if !behind && presenter.hasDeferredPixels { pacing.noteKeptUpWithMoreToSend() }
+        if !behind && (presenter.hasDeferredPixels || heldBack) { pacing.noteKeptUpWithMoreToSend() }
+        heldBack = false
         return behind
     }
+
+    private var heldBack = false
+    public func noteOptionalBytesHeldBack() { heldBack = true }
 
     public func waitForOutput(until deadline: Duration, now: () -> Duration) {
         writer.wait(until: deadline, now: now)

@@ -154,6 +154,7 @@ final class GridApp: FrameDelegate {
         somethingHappened = false
         let transmissions = terminal.optionalBytesPerFrame(hertz: frame.refreshRate.hertz, ceiling: AssetStore.transmissionBytesPerSecond)
         if screen.store.deliverCompletions(limit: deliveryLimit(for: frame), transmissionBytes: transmissions) > 0 { somethingHappened = true }
+        if screen.store.transmissionsHeldBack { terminal.noteOptionalBytesHeldBack() }
         if let latest = photoScan?.updates.drainIfAvailable()?.last {
             screen.replaceCatalogue(latest)
             somethingHappened = true

@@ -18,14 +18,14 @@ struct GridSimulation {
     static let placeholders = (try? PlaceholderCatalog(contentsOf: GridLaunch.assetsFolder.appendingPathComponent("placeholders.json"))) ?? PlaceholderCatalog()
 
     /// With `options.graphics` `.kitty` (and `capability` `.direct`), thumbnails are kitty
-    /// images of one small PNG; with `.sixel`, pixel images of tiny strips; otherwise
-    /// placeholder mosaics.
+    /// images of one small PNG; with `.kittyPlacement`, the same PNG placed row by row; with
+    /// `.sixel`, pixel images of tiny strips; otherwise placeholder mosaics.
     init(_ options: GridOptions, rows: Int = 48, columns: Int = 160, showsHUD: Bool = false, capability: ColorCapability = .palette256) throws {
         let loaded = try options.loadCatalogue()
         backend = TestBackend(rows: rows, columns: columns, capability: capability)
         clock = VirtualClock()
         let colorMode = GridLaunch.colorMode(for: backend.capability)
-        let kitty = options.graphics == .kitty, sixel = options.graphics == .sixel
+        let kitty = options.graphics == .kitty, sixel = options.graphics == .sixel, placement = options.graphics == .kittyPlacement
         app = GridApp(options: options, loaded: loaded, terminal: backend, clock: clock,
                       images: .scripted(prepare: { key in
                           if sixel {
@@ -34,6 +34,15 @@ struct GridSimulation {
                               return .success(CellImage(pixelImage: KittyGraphics.nextID(), columns: key.columns,
                                                         strips: (0..<key.rows).map { _ in Array("\u{1B}Pq#0~\u{1B}\\".utf8) },
                                                         fallback: mosaic.cells, reachesBelowItsRow: true))
+                          }
+                          if placement {
+                              // A kitty image sent once, a placement per row, the mosaic as the fallback.
+                              let id = KittyGraphics.nextID()
+                              let mosaic = Self.placeholders.placeholder(for: key.asset, columns: key.columns, rows: key.rows, colorMode: colorMode)
+                              return .success(CellImage(pixelImage: id, columns: key.columns,
+                                                        strips: KittyGraphics.placements(id: id, columns: key.columns, rows: key.rows, cellPixels: (10, 20)),
+                                                        fallback: mosaic.cells, reachesBelowItsRow: false, lingers: true,
+                                                        transmission: KittyGraphics.transmissionOnly(png: Self.smallPNG, id: id), pixels: 2))
                           }
                           guard kitty else {
                               return .success(Self.placeholders.placeholder(for: key.asset, columns: key.columns, rows: key.rows, colorMode: colorMode))

@@ -60,6 +60,29 @@ import Testing
         #expect(differing.isEmpty, "rows that differ: \(differing.map { "\($0.offset): \($0.element.0) | \($0.element.1)" })")
     }
 
+    /// Image transmissions held back for want of budget are bytes waiting, like pixel rows
+    /// left as symbols: once the terminal keeps up, the budget a miss cut grows back and
+    /// every thumbnail arrives (in kitty 0.26 under Xvfb, a fling once left a third of the
+    /// screen as placeholders for good).
+    @Test(arguments: [GraphicsRequest.kitty, .kittyPlacement])
+    func heldBackTransmissionsGrowTheBudgetBack(_ graphics: GraphicsRequest) throws {
+        var options = GridSimulation.options(nil, seconds: 600)
+        options.graphics = graphics
+        let simulation = try GridSimulation(options, capability: .direct)
+        let clock = simulation.clock
+        simulation.backend.simulateLink(bytesPerSecond: 40_000) { clock.now }
+        // Settled, then ten seconds more: the simulated network's delays outlast a settle.
+        simulation.settle(limit: 20_000)
+        simulation.frames(1200)
+        #expect(simulation.placeholdersOnScreen == 0)
+        for _ in 0..<3 {
+            simulation.press(.character("J"), limit: 20_000)
+            simulation.frames(1200)
+            #expect(simulation.placeholdersOnScreen == 0, "after a fling over a slow link")
+        }
+        #expect(simulation.backend.outputStatistics.coalescedFrames > 0, "the link fell behind on the way")
+    }
+
     @Test func keysAreReadEveryTickWhileTheTerminalIsBehind() throws {
         let simulation = try GridSimulation(GridSimulation.options(nil, seconds: 60))
         let clock = simulation.clock

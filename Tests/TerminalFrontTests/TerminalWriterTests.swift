@@ -208,6 +208,37 @@ final class SteppingClock {
     }
 }
 
+extension OutputPacingTests {
+    /// A fling over a slow link: the terminal falls behind again and again. The allowance
+    /// stays above a sixteenth of the measured rate, a terminal that took everything always
+    /// gets one item, and bytes held back make it grow.
+    @Test func missesInARowNeverStarveOptionalBytes() {
+        var pacing = OutputPacing()
+        var time = Duration.zero, taken = 0
+        // Measured at 40 KB/s while behind.
+        for _ in 0..<30 {
+            time += .milliseconds(10)
+            taken += 400
+            pacing.observe(at: time, bytesTaken: taken, behind: true)
+        }
+        let measured = pacing.estimate ?? 0
+        #expect(abs(measured - 40_000) < 400)
+        for _ in 0..<40 {
+            time += .milliseconds(10)
+            pacing.observe(at: time, bytesTaken: taken, behind: false)
+            time += .milliseconds(10)
+            taken += 100
+            pacing.observe(at: time, bytesTaken: taken, behind: true)
+        }
+        #expect((pacing.allowance ?? 0) >= measured / 16 - 1, "40 misses in a row: \(pacing.allowance ?? 0) B/s")
+        #expect(pacing.optionalBytesPerFrame(hertz: 120, ceiling: 16 << 20, pending: 0) >= 1)
+        #expect(pacing.optionalBytesPerFrame(hertz: 120, ceiling: 16 << 20, pending: 10_000) == 0, "more waiting than a frame's share: nothing optional")
+        let low = pacing.optionalBytesPerFrame(hertz: 120, ceiling: 16 << 20, pending: 0)
+        for _ in 0..<60 { pacing.noteKeptUpWithMoreToSend() }
+        #expect(pacing.optionalBytesPerFrame(hertz: 120, ceiling: 16 << 20, pending: 0) > low, "kept up with more to send: it grows")
+    }
+}
+
 @Suite struct CoalescedScrollTests {
     @Test func scrollsOfCoalescedFramesAddUp() {
         var merged = CoalescedScroll()

@@ -1,0 +1,241 @@
+#!/usr/bin/env python3
+"""The grid in Debian's kitty (0.26.5: kitty graphics without Unicode placeholders), under Xvfb.
+
+    scripts/kitty_e2e.py .build/debug/destinations [--keep DIR]
+
+Starts Xvfb and kitty (software OpenGL) running the app with its default `--graphics auto`, so
+the app must learn from kitty's answers (its graphics query and XTVERSION) that placeholders are
+missing and place the images directly. The app runs under `script`, which relays every byte to
+kitty and keeps a copy, so the test reads what kitty was sent as well as what it drew. Then:
+  1. what kitty was sent holds direct placements (`a=p`) and not one placeholder character
+     (U+10EEEE), and the header says kitty-placement;
+  2. the first screen holds photo pixels: hundreds of cells with 16 or more distinct colours, ten
+     times what the same app shows with --graphics symbols (run first, as the yardstick);
+  3. after `j j j j` scrolls the grid, a band of a thumbnail from the first screenshot appears
+     again, pixel for pixel, a whole number of text rows higher, and the screen still holds
+     photo pixels (placements moved with the text, or placed again);
+  4. after `J` (a fling) and its settling, photo pixels again (after the scroll and after the
+     fling: at least four fifths of the first screen's photo cells);
+  5. `q` quits with status 0, and the screen the shell gets back holds no photo pixel (below
+     the line the shell prints).
+Needs kitty, xvfb, x11-apps (xwd), netpbm (xwdtopnm), xdotool and script (bsdutils); exits 2
+naming what is missing. Times nothing: it polls the screen until it settles (or 60 s pass).
+"""
+import argparse
+import fcntl
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+
+import xvfb
+
+COLUMNS, ROWS = 160, 48
+SCREEN = "1600x1000x24"
+TOOLS = ["Xvfb", "kitty", "xwd", "xwdtopnm", "xdotool", "script"]
+PLACEHOLDER = "\U0010EEEE".encode()
+
+
+def fail(message):
+    print(f"kitty_e2e: FAIL: {message}")
+    sys.exit(1)
+
+
+def screenshot(env):
+    xwd = subprocess.run(["xwd", "-root", "-silent"], env=env, capture_output=True, check=True).stdout
+    ppm = subprocess.run(["xwdtopnm"], input=xwd, capture_output=True, check=True).stdout
+    fields, index = [], 0
+    while len(fields) < 4:
+        while ppm[index:index + 1].isspace():
+            index += 1
+        start = index
+        while not ppm[index:index + 1].isspace():
+            index += 1
+        fields.append(ppm[start:index])
+    width, height, maxval, data = int(fields[1]), int(fields[2]), int(fields[3]), ppm[index + 1:]
+    if maxval > 255:
+        # Two bytes a sample (xwdtopnm does so for kitty's 32-bit visual): keep the high ones.
+        data = data[0::2]
+    return width, height, data
+
+
+class Shot:
+    def __init__(self, shot, cell):
+        self.width, self.height, self.rgb = shot
+        self.cell_w, self.cell_h = cell
+
+    def pixel(self, x, y):
+        i = (y * self.width + x) * 3
+        return self.rgb[i:i + 3]
+
+    def cell_colours(self, column, row):
+        x0, y0 = column * self.cell_w, row * self.cell_h
+        return len({self.pixel(x, y) for y in range(y0, y0 + self.cell_h, 2) for x in range(x0, x0 + self.cell_w)})
+
+    def photo_cells(self):
+        """Cells with 16 or more distinct colours (every other pixel row read), by (column, row):
+        kitty smooths the edges of symbol glyphs, so a mosaic cell can show 8 or more."""
+        return {(c, r) for r in range(ROWS) for c in range(COLUMNS) if self.cell_colours(c, r) >= 16}
+
+    def band(self, row, x0, x1):
+        y0 = row * self.cell_h
+        return b"".join(self.rgb[((y0 + dy) * self.width + x0) * 3:((y0 + dy) * self.width + x1) * 3] for dy in range(self.cell_h))
+
+
+def settle(env, cell, want_photo_cells, deadline):
+    """Screenshots until two in a row are equal and the screen has enough photo cells."""
+    last = None
+    while time.monotonic() < deadline:
+        shot = Shot(screenshot(env), cell)
+        if last is not None and shot.rgb == last.rgb and len(shot.photo_cells()) >= want_photo_cells:
+            return shot
+        last = shot
+        time.sleep(0.5)
+    return last
+
+
+def start_app(env, binary, args, work, name):
+    """kitty at 160x48 cells, top-left, no padding, running a shell line that records the
+    window's size in pixels, runs the app under `script` (which logs what it sends), then
+    prints a line and waits, so the screen after the app is there to read."""
+    status, log, size = (os.path.join(work, f"{name}.{what}") for what in ("status", "typescript", "size"))
+    sizer = ("import fcntl,termios,struct,sys; r,c,w,h=struct.unpack('HHHH',fcntl.ioctl(0,termios.TIOCGWINSZ,b'\\0'*8)); "
+             f"open('{size}','w').write('%d %d %d %d' % (c,r,w,h))")
+    app = " ".join([binary] + args)
+    line = (f"python3 -c \"{sizer}\"; script -qfe -c '{app}' {log} >/dev/null 2>&1 </dev/tty >/dev/tty; "
+            f"echo $? > {status}; clear; echo the app has quit; sleep 600")
+    command = ["kitty", "--config", "NONE", "-o", f"initial_window_width={COLUMNS}c", "-o", f"initial_window_height={ROWS}c",
+               "-o", "placement_strategy=top-left", "-o", "window_padding_width=0",
+               "sh", "-c", line]
+    child_env = dict(env, HOME=work, XDG_CACHE_HOME=os.path.join(work, "cache"),
+                     LIBGL_ALWAYS_SOFTWARE="1", COLORTERM="truecolor")
+    process = subprocess.Popen(command, env=child_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while not os.path.exists(size) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    if not os.path.exists(size):
+        fail("kitty did not start (no window size recorded)")
+    time.sleep(0.2)
+    columns, rows, width, height = (int(v) for v in open(size).read().split())
+    if (columns, rows) != (COLUMNS, ROWS) or width == 0:
+        fail(f"kitty's window is {columns}x{rows} cells, {width}x{height} pixels; wanted {COLUMNS}x{ROWS}")
+    return process, (width // columns, height // rows), status, log
+
+
+def keys(env, *names):
+    subprocess.run(["xdotool", "mousemove", "200", "200"], env=env, check=True)
+    subprocess.run(["xdotool", "key", "--delay", "150", *names], env=env, check=True)
+
+
+def wait_for(path, seconds):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if os.path.exists(path) and open(path).read().strip():
+            return open(path).read().strip()
+        time.sleep(0.2)
+    return None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("binary")
+    parser.add_argument("--keep", help="save the screenshots' pixels here")
+    options = parser.parse_args()
+    xvfb.require(TOOLS, "kitty_e2e", "Debian: kitty xvfb x11-apps netpbm xdotool bsdutils")
+    binary = os.path.abspath(options.binary)
+    # A display of its own for each run: a closed kitty window can leave its last picture
+    # on a display with no window manager to repaint it.
+    server, env = xvfb.start(SCREEN)
+    work = tempfile.mkdtemp(prefix="kitty-e2e-")
+    shots = {}
+    try:
+        # The yardstick: 24-bit symbols show few cells of 8 colours.
+        kitty, cell, status, _ = start_app(env, binary, ["--graphics", "symbols", "--hud", "off"], work, "symbols")
+        symbols = settle(env, cell, 0, time.monotonic() + 60)
+        shots["symbols"] = symbols
+        keys(env, "q")
+        if wait_for(status, 20) != "0":
+            fail(f"the symbols run ended with {wait_for(status, 1)}")
+        kitty.terminate()
+        kitty.wait(timeout=10)
+        symbol_cells = len(symbols.photo_cells())
+        server.terminate()
+        server.wait(timeout=10)
+        server, env = xvfb.start(SCREEN)
+
+        kitty, cell, status, log = start_app(env, binary, ["--hud", "off"], work, "auto")
+        first = settle(env, cell, 300, time.monotonic() + 60)
+        shots["first"] = first
+        photo = first.photo_cells()
+        if len(photo) < 300:
+            fail(f"first screen: {len(photo)} photo cells (symbols: {symbol_cells}); kitty images not drawn")
+        if symbol_cells * 10 > len(photo):
+            fail(f"the measure does not tell them apart: symbols {symbol_cells} photo cells, kitty {len(photo)}")
+        keys(env, "j", "j", "j", "j")
+        # Thumbnails come back as pixels once the motion settles: most of the first screen's.
+        enough = len(photo) * 4 // 5
+        second = settle(env, cell, enough, time.monotonic() + 60)
+        shots["second"] = second
+        found = None
+        for row in sorted({r for (_, r) in photo}):
+            columns = sorted(c for (c, r) in photo if r == row)
+            if len(columns) < 20:
+                continue
+            x0, x1 = columns[0] * cell[0], (columns[0] + 20) * cell[0]
+            band = first.band(row, x0, x1)
+            for shift in range(1, row + 1):
+                if second.band(row - shift, x0, x1) == band:
+                    found = (row, shift)
+                    break
+            if found:
+                break
+        if second.rgb == first.rgb:
+            fail("the screen did not change after j j j j")
+        if not found:
+            fail("no thumbnail band of the first screen is found, moved up, in the second")
+        keys(env, "J")
+        flung = settle(env, cell, enough, time.monotonic() + 60)
+        shots["flung"] = flung
+        flung_cells = len(flung.photo_cells())
+        if flung_cells < enough:
+            fail(f"after a fling: {flung_cells} photo cells (the first screen had {len(photo)})")
+        keys(env, "q")
+        code = wait_for(status, 20)
+        if code != "0":
+            fail(f"the app exited with {code}")
+        after = settle(env, cell, 0, time.monotonic() + 30)
+        shots["after"] = after
+        # Row 0 holds the shell's line (antialiased text, many greys); the rest must be empty.
+        left = len({(c, r) for (c, r) in after.photo_cells() if r > 0})
+        if left > 0:
+            fail(f"after the app quit, {left} cells of photo pixels are left on the screen")
+        sent = open(log, "rb").read()
+        if PLACEHOLDER in sent:
+            fail(f"kitty was sent {sent.count(PLACEHOLDER)} Unicode placeholder characters")
+        placements = sent.count(b"\x1b_Ga=p,")
+        if placements == 0:
+            fail("kitty was sent no direct placement (a=p)")
+        if b"kitty-placement" not in sent:
+            fail("the header does not say kitty-placement")
+        print(f"kitty_e2e: PASS: --graphics auto chose kitty-placement; {placements} placements and no placeholder sent; "
+              f"{len(photo)} photo cells on the first screen (symbols mode: {symbol_cells}); after j j j j the thumbnail "
+              f"band of text row {found[0]} is at row {found[0] - found[1]}, pixel for pixel; {flung_cells} photo cells "
+              f"after a fling; none after quitting (cell {cell[0]}x{cell[1]} px)")
+    finally:
+        if options.keep:
+            os.makedirs(options.keep, exist_ok=True)
+            for name, shot in shots.items():
+                with open(os.path.join(options.keep, name + ".ppm"), "wb") as out:
+                    out.write(b"P6 %d %d 255\n" % (shot.width, shot.height) + shot.rgb)
+        subprocess.run(["pkill", "-P", str(os.getpid()), "kitty"], capture_output=True)
+        server.terminate()
+        server.wait(timeout=10)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
