@@ -2,12 +2,13 @@
 # what they need first (Debian packages through apt-get; idempotent and quick when present).
 SWIFT        ?= swift
 DEPS         := libncurses-dev ncurses-term libturbojpeg0-dev libpng-dev libchafa-dev libglib2.0-dev tmux pkg-config
-# The sixel end-to-end test's terminal: xterm emulating a VT340 under Xvfb, screenshots.
-E2E_DEPS     := xterm xvfb x11-apps netpbm xfonts-base xdotool
+# The end-to-end tests' terminals under Xvfb, and screenshots: xterm emulating a VT340
+# (sixel), and Debian's kitty (kitty graphics by direct placement; software OpenGL).
+E2E_DEPS     := xterm xvfb x11-apps netpbm xfonts-base xdotool kitty libgl1-mesa-dri fonts-dejavu-core
 RELEASE_BIN  := .build/release
 ARGS         ?=
 
-.PHONY: deps deps-e2e install-packages build run test test-sixel tsan fuzz soak bench bench-ticks bench-diff bench-images bench-collection clean
+.PHONY: deps deps-e2e install-packages build run test test-sixel test-kitty tsan fuzz soak bench bench-ticks bench-diff bench-images bench-collection clean
 
 deps:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEPS)"
@@ -38,12 +39,22 @@ test: deps
 	@status=0; python3 scripts/sixel_e2e.py .build/debug/destinations || status=$$?; \
 	  if [ $$status = 2 ]; then echo "make test: SKIPPED the sixel end-to-end test: its terminal is not installed"; \
 	  elif [ $$status != 0 ]; then exit $$status; fi
+	@status=0; python3 scripts/kitty_e2e.py .build/debug/destinations || status=$$?; \
+	  if [ $$status = 2 ]; then echo "make test: SKIPPED the kitty end-to-end test: its terminal is not installed"; \
+	  elif [ $$status != 0 ]; then exit $$status; fi
 
 # The grid in xterm -ti vt340 under Xvfb: photo pixels on screen, and where they go after a
 # scroll (scripts/sixel_e2e.py; also part of `make test`).
 test-sixel: deps-e2e
 	$(SWIFT) build --product destinations
 	python3 scripts/sixel_e2e.py .build/debug/destinations
+
+# The grid in Debian's kitty (0.26.5, no Unicode placeholders) under Xvfb: direct placements,
+# photo pixels before and after a scroll and a fling, none left after quitting
+# (scripts/kitty_e2e.py; also part of `make test`).
+test-kitty: deps-e2e
+	$(SWIFT) build --product destinations
+	python3 scripts/kitty_e2e.py .build/debug/destinations
 
 # The threaded parts of the tests, and one headless fling of the app, under ThreadSanitizer
 # (its own build folder). Any report fails the target.

@@ -45,6 +45,9 @@ public final class CanvasPresenter {
     private let capture: UpdateCapture?
     /// The frame being assembled (kept: no allocation in the steady state).
     private var frameBytes: [UInt8] = []
+    /// What the last frame sent of its own around ncurses' update: before it (deletions of
+    /// placements a scroll would leave behind) and after it (strips, placements, deletions).
+    private(set) var lastPixelBytes: (preamble: [UInt8], strips: [UInt8]) = ([], [])
     /// Draws ``PixelCell`` cells once ``enablePixelImages()`` was called; nil before.
     private var pixels: PixelImagePainter?
     private static let beginSynchronized = Array("\u{1B}[?2026h".utf8), endSynchronized = Array("\u{1B}[?2026l".utf8)
@@ -105,6 +108,7 @@ public final class CanvasPresenter {
     }
 
     private func present(_ canvas: Canvas, scrolled hint: (rows: Range<Int>, by: Int)?, evenIfBehind: Bool, sending: Bool = true) {
+        lastPixelBytes = ([], [])
         writer.pump()
         if writer.isBehind && !evenIfBehind {
             coalescedScroll.add(hint)
@@ -179,10 +183,13 @@ public final class CanvasPresenter {
         // flush), so the capture after it holds exactly this frame's cells.
         capture?.take(into: &frameBytes)
         if synchronized { frameBytes += Self.beginSynchronized }
-        if let preamble = pixels?.preamble, !preamble.isEmpty { frameBytes += preamble }
+        let preamble = pixels?.preamble ?? []
+        frameBytes += preamble
         Curses.update()
         capture?.take(into: &frameBytes)
-        if let strips = pixels?.takeStrips(), !strips.isEmpty { frameBytes += strips }
+        let strips = pixels?.takeStrips() ?? []
+        frameBytes += strips
+        lastPixelBytes = (preamble, strips)
         if synchronized { frameBytes += Self.endSynchronized }
         // Queued, not written: the frame loop writes it right after the commit.
         if sending { writer.queue(frameBytes) }

@@ -23,7 +23,8 @@ import Testing
     }
 
     /// kitty 0.26 (Debian 12's), WezTerm and Konsole answer kitty's query but draw no Unicode
-    /// placeholders (every thumbnail was a box of unknown glyphs): `auto` does not use them there.
+    /// placeholders (every thumbnail was a box of unknown glyphs): `auto` places the images
+    /// directly there.
     @Test func placeholdersOnlyWhereTheTerminalDrawsThem() {
         #expect(GraphicsChoice.drawsUnicodePlaceholders(version: "kitty(0.28.0)"))
         #expect(GraphicsChoice.drawsUnicodePlaceholders(version: "kitty(0.35.2)"))
@@ -31,18 +32,31 @@ import Testing
         #expect(!GraphicsChoice.drawsUnicodePlaceholders(version: "kitty(0.26.5)"))
         #expect(!GraphicsChoice.drawsUnicodePlaceholders(version: "WezTerm 20240203-110809-5046fc22"))
         #expect(!GraphicsChoice.drawsUnicodePlaceholders(version: nil))
-        let old = choose(.auto, version: "kitty(0.26.5)")
-        #expect(old.mode == .symbols && old.label == "symbols 24-bit (kitty(0.26.5)'s kitty graphics have no Unicode placeholders)")
+        let old = choose(.auto, pixels: (width: 1440, height: 864), version: "kitty(0.26.5)")
+        #expect(old.mode == .kittyPlacement && old.label == "kitty-placement" && old.cellPixels == (9, 18))
+        guard case .kittyPlacement(let cell) = old.output else { Issue.record("direct placement expected"); return }
+        #expect(cell == (9, 18))
         let wezterm = choose(.auto, sixel: true, pixels: (width: 960, height: 624), version: "WezTerm 20240203")
-        #expect(wezterm.mode == .sixel, "sixel where the terminal has it")
+        #expect(wezterm.mode == .kittyPlacement, "kitty's protocol before sixel: an image is sent once, not every time a row is drawn")
+        #expect(choose(.auto, version: "kitty(0.26.5)").label == "kitty-placement (cell size unknown)", "the terminal scales it: only blurred")
         #expect(choose(.kitty, version: "kitty(0.26.5)").mode == .kitty, "asked for by name: as asked")
+    }
+
+    /// `--graphics kitty-placement` forces direct placement, but not through tmux: a placement
+    /// lands at the outer terminal's cursor, which tmux does not move with the pane's.
+    @Test func directPlacementIsAskedForByNameAndNotThroughTmux() {
+        #expect(choose(.kittyPlacement, kitty: false).mode == .kittyPlacement, "asked for: no answer needed")
+        #expect(choose(.kittyPlacement, capability: .palette256).mode == .kittyPlacement, "no colour carries an id: 256 colours will do")
+        #expect(choose(.kittyPlacement, tmux: true).label == "symbols 24-bit (kitty placements cannot pass through tmux)")
+        #expect(GraphicsRequest(argument: "kitty-placement") == .kittyPlacement)
+        #expect(choose(.kittyPlacement, headless: true).label == "kitty-placement")
     }
 
     @Test func autoTakesKittyWhenTheTerminalAnswersAndHasDirectColour() {
         #expect(choose(.auto).mode == .kitty && choose(.auto).label == "kitty")
         #expect(choose(.auto, kitty: false).mode == .symbols && choose(.auto, kitty: false).label == "symbols 24-bit")
         #expect(choose(.auto, kitty: false, capability: .palette256).label == "symbols")
-        #expect(choose(.auto, capability: .palette256).label == "symbols (kitty terminal without 24-bit colour)")
+        #expect(choose(.auto, capability: .palette256).label == "kitty-placement (no 24-bit colour for placeholders)")
         #expect(choose(.auto, tmux: true).mode == .symbols, "tmux answers for itself: not guessed")
         #expect(choose(.auto, headless: true).mode == .symbols)
     }

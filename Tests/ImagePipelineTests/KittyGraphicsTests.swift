@@ -50,6 +50,32 @@ import Testing
         #expect(image.sent.byteCost >= 80 * 40 * 4, "the cache counts the pixels the terminal keeps")
     }
 
+    /// Direct placement: the PNG is sent once and placed nowhere (`a=t`); each row of cells
+    /// is a placement of its own band of the image, one row high, that leaves the cursor
+    /// where it was; the cells are pixel cells whose strips linger, with a mosaic fallback.
+    @Test func aDirectlyPlacedThumbnailIsSentOnceAndPlacedRowByRow() throws {
+        let preparer = ImagePreparer(colorMode: .truecolor, output: .kittyPlacement(cellPixels: (width: 10, height: 20)))
+        let image = try preparer.prepare(AssetID(path: fixture("quadrants.jpg")), columns: 8, rows: 2)
+        let id = try #require(image.graphicID)
+        let pixelImage = try #require(image.pixelImage)
+        #expect(pixelImage.lingers && !pixelImage.reachesBelowItsRow && pixelImage.id == id)
+        #expect(pixelImage.fallback.count == 16 && image.cells == PixelCell.cells(image: id, columns: 8, rows: 2))
+        let sent = KittyGraphics.commands(in: image.transmission)
+        #expect(sent.first?.control["a"] == "t" && sent.first?.control["i"] == "\(id)" && sent.first?.control["U"] == nil)
+        let data = try #require(Data(base64Encoded: String(decoding: sent.flatMap(\.payload), as: UTF8.self)))
+        let pixels = try PNGCodec.decode([UInt8](data), path: "sent")
+        #expect(pixels.width == 80 && pixels.height == 40)
+        #expect(near(pixels.pixel(x: 10, y: 10), red) && near(pixels.pixel(x: 70, y: 30), white))
+        for (row, strip) in pixelImage.strips.enumerated() {
+            let placement = KittyGraphics.commands(in: strip)
+            #expect(placement.count == 1)
+            let control = placement.first?.control ?? [:]
+            #expect(control["a"] == "p" && control["i"] == "\(id)" && control["y"] == "\(row * 20)" && control["h"] == "20")
+            #expect(control["w"] == "80" && control["c"] == "8" && control["r"] == "1" && control["C"] == "1" && control["q"] == "2")
+        }
+        #expect(image.byteCost >= 80 * 40 * 4, "the cache counts the pixels the terminal keeps")
+    }
+
     @Test func throughTmuxEverySequenceIsWrappedAndDeletionsNameTheImage() throws {
         let png = try PNGCodec.encode(PixelBuffer(width: 1, height: 1, bytes: [9, 8, 7, 255]))
         let wrapped = KittyGraphics.transmission(png: png, id: 77, columns: 3, rows: 1, throughTmux: true)
