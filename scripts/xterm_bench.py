@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""The fling in a real terminal: xterm -ti vt340 under Xvfb, the app's own report read back.
+"""The fling in a real terminal: xterm -ti vt340 (or Debian's kitty) under Xvfb, the app's own
+report read back.
 
     scripts/xterm_bench.py .build/release/destinations --seeds 5 --graphics sixel symbols --rates 60 120 [--stress 2]
+    scripts/xterm_bench.py .build/release/destinations --terminal kitty --graphics kitty-placement symbols
 
-For each graphics mode, refresh rate and seed, starts xterm (160x48, VT340: sixel) running
+For each graphics mode, refresh rate and seed, starts xterm (160x48, VT340: sixel) or kitty
+(160x48 cells, software OpenGL, 24-bit colour) running
 `destinations --scenario fling --duration S --report json --report-file F` (or `--scenario
 pages`, whose rests after each page give `settle_ms`: motion stopped → every visible
 thumbnail whole on the screen) and waits for it
@@ -24,10 +27,15 @@ import time
 
 import xvfb
 
-TOOLS = ["Xvfb", "xterm"]
+def terminal_command(terminal, args):
+    """The command line that runs `args` in a 160x48 window of `terminal`."""
+    if terminal == "kitty":
+        return ["kitty", "--config", "NONE", "-o", "initial_window_width=160c", "-o", "initial_window_height=48c",
+                "-o", "placement_strategy=top-left", "-o", "window_padding_width=0"] + args
+    return ["xterm", "-ti", "vt340", "-geometry", "160x48+0+0", "-e"] + args
 
 
-def run_one(env, binary, graphics, rate, seed, seconds, stress, home, scenario):
+def run_one(env, binary, graphics, rate, seed, seconds, stress, home, scenario, terminal="xterm"):
     report = os.path.join(home, f"report-{graphics}-{rate}-{seed}.json")
     args = [binary, "--scenario", scenario, "--duration", str(seconds), "--refresh-rate", str(rate), "--graphics", graphics,
             "--seed", str(seed), "--report", "json", "--report-file", report]
@@ -35,7 +43,9 @@ def run_one(env, binary, graphics, rate, seed, seconds, stress, home, scenario):
         args += ["--stress", str(stress)]
     child_env = dict(env, HOME=home)
     child_env.pop("COLORTERM", None)
-    xterm = subprocess.Popen(["xterm", "-ti", "vt340", "-geometry", "160x48+0+0", "-e"] + args, env=child_env,
+    if terminal == "kitty":
+        child_env.update(COLORTERM="truecolor", LIBGL_ALWAYS_SOFTWARE="1")
+    xterm = subprocess.Popen(terminal_command(terminal, args), env=child_env,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         xterm.wait(timeout=seconds + 60)
@@ -74,23 +84,24 @@ def main():
     parser.add_argument("--rates", nargs="+", type=int, default=[60, 120])
     parser.add_argument("--seconds", type=float, default=6)
     parser.add_argument("--stress", type=int, default=0)
+    parser.add_argument("--terminal", choices=["xterm", "kitty"], default="xterm")
     parser.add_argument("--scenario", default="fling", help="fling (hitches), or pages (a rest after each page: settle_ms)")
     options = parser.parse_args()
-    xvfb.require(TOOLS, "xterm_bench", "make deps-e2e")
+    xvfb.require(["Xvfb", options.terminal], "xterm_bench", "make deps-e2e")
     binary = os.path.abspath(options.binary)
-    server, env = xvfb.start()
+    server, env = xvfb.start("1600x1000x24")
     home = tempfile.mkdtemp(prefix="xterm-bench-")
     try:
         for graphics in options.graphics:
             for rate in options.rates:
                 runs = []
                 for seed in range(1, options.seeds + 1):
-                    result = run_one(env, binary, graphics, rate, seed, options.seconds, options.stress, home, options.scenario)
+                    result = run_one(env, binary, graphics, rate, seed, options.seconds, options.stress, home, options.scenario, options.terminal)
                     print(json.dumps(result), flush=True)
                     if "error" not in result:
                         runs.append(result)
                 figures = {key: summary(runs, key) for key in ["hitch_ratio", "commit_hitches", "terminal_hitches", "coalesced", "p99", "max", "drain_p50", "placeholders", "bytes_per_frame", "settle_p50", "settle_max"]}
-                print(json.dumps({"summary": f"{options.scenario} {graphics} {rate} Hz{' stress ' + str(options.stress) if options.stress else ''}", "runs": len(runs), **figures}), flush=True)
+                print(json.dumps({"summary": f"{options.terminal} {options.scenario} {graphics} {rate} Hz{' stress ' + str(options.stress) if options.stress else ''}", "runs": len(runs), **figures}), flush=True)
     finally:
         server.terminate()
         shutil.rmtree(home, ignore_errors=True)
