@@ -48,10 +48,10 @@ struct LingeringPlacements {
     /// region (its test of "inside the region" is one row short), so the text would move
     /// and the picture stay. Those are deleted before the scroll (``preamble``, sent ahead
     /// of the frame's cells) and placed again where their row went.
-    mutating func scroll(rows: Range<Int>, by: Int) -> [Position] {
+    mutating func scroll(rows: Range<Int>, by: Int) -> [(position: Position, columns: Int)] {
         guard by != 0, !placed.isEmpty else { return [] }
         var moved: [Position: Placement] = [:]
-        var again: [Position] = []
+        var again: [(position: Position, columns: Int)] = []
         moved.reserveCapacity(placed.count)
         for (position, placement) in placed {
             guard rows.contains(position.y) else {
@@ -61,7 +61,7 @@ struct LingeringPlacements {
             let y = position.y - by
             if position.y == rows.upperBound - 1 {
                 preamble += Self.deletion(at: position)
-                if rows.contains(y) { again.append(Position(x: position.x, y: y)) }
+                if rows.contains(y) { again.append((Position(x: position.x, y: y), placement.columns)) }
             } else if rows.contains(y) {
                 moved[Position(x: position.x, y: y)] = placement
             }

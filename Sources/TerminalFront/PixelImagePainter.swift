@@ -63,9 +63,9 @@ struct PixelImagePainter {
         placeAgain += lingering.scroll(rows: rows, by: by)
     }
 
-    /// Left cells of lingering image rows the terminal did not move with the scroll
-    /// (deleted instead): drawn again this frame although their cells did not change.
-    private var placeAgain: [LingeringPlacements.Position] = []
+    /// Lingering image rows the terminal did not move with the scroll (deleted instead):
+    /// drawn again this frame although their cells did not change.
+    private var placeAgain: [(position: LingeringPlacements.Position, columns: Int)] = []
 
     /// Bytes the frame sends before its cells: deletions of placements the terminal's scroll
     /// would leave behind.
@@ -92,7 +92,7 @@ struct PixelImagePainter {
     mutating func plan(_ canvas: Canvas, budget: Int, put: (_ x: Int, _ y: Int, _ cell: Cell, _ concealed: Bool) -> Void) {
         // Changed cells come row by row, left to right: the cells of one image row follow
         // each other, so its decision is made at its first changed cell and kept.
-        if !placeAgain.isEmpty { addPlacedAgain(canvas) }
+        if anyLingers { deleteStalePlacements(canvas) }
         var current: (y: Int, left: Int, id: UInt32, row: Int, image: PixelImage?, drawn: Bool)?
         for (x, y) in changed {
             guard let (id, row, column) = PixelCell.decode(canvas[x, y]) else { continue }
@@ -118,12 +118,23 @@ struct PixelImagePainter {
         if anyLingers { settleLingering(canvas) }
     }
 
-    /// The cells of the rows in ``placeAgain`` join the changed ones, which stay in order
-    /// (row by row, left to right) with each cell once.
-    private mutating func addPlacedAgain(_ canvas: Canvas) {
-        for position in placeAgain where position.y < canvas.rows {
-            guard let first = PixelCell.decode(canvas[position.x, position.y]), let image = images[first.image] else { continue }
-            for x in position.x..<min(position.x + image.columns, canvas.columns) { changed.append((x, position.y)) }
+    /// Before the frame's rows are planned: deletes every lingering placement whose cells
+    /// no longer show its row whole (text over part of it, another picture), and plans the
+    /// cells of its row again with those of the rows a scroll left to be placed again, so
+    /// that what is left of a row shows its fallback, not the blank markers under a picture
+    /// that is gone (kitty's terminfo has no `invis`: the markers would show as letters).
+    private mutating func deleteStalePlacements(_ canvas: Canvas) {
+        var again = placeAgain
+        lingering.retain { position, placed in
+            let stands = Self.stillShows(placed, at: position, in: canvas)
+            if !stands { again.append((position, placed.columns)) }
+            return stands
+        }
+        guard !again.isEmpty else { return }
+        for (position, columns) in again where position.y < canvas.rows {
+            for x in max(0, position.x)..<min(position.x + columns, canvas.columns) where PixelCell.decode(canvas[x, position.y]) != nil {
+                changed.append((x, position.y))
+            }
         }
         changed.sort { $0.y != $1.y ? $0.y < $1.y : $0.x < $1.x }
         var unique: [(x: Int, y: Int)] = []
@@ -132,13 +143,10 @@ struct PixelImagePainter {
         changed = unique
     }
 
-    /// Deletes every lingering placement that is replaced this frame, or whose cells no
-    /// longer show its row whole, and records the ones placed.
+    /// After the frame's rows are planned: deletes the placements of rows planned again
+    /// (replaced by a new placement, or by the fallback) and records the ones placed.
     private mutating func settleLingering(_ canvas: Canvas) {
-        lingering.retain { position, placed in
-            // Re-planned this frame: replaced by a new placement, or by the fallback.
-            decided[position] == nil && Self.stillShows(placed, at: position, in: canvas)
-        }
+        lingering.retain { position, _ in decided[position] == nil }
         for (position, drawn) in decided where drawn {
             guard let cell = PixelCell.decode(canvas[position.x, position.y]), let image = images[cell.image] else { continue }
             lingering.place(.init(image: cell.image, row: cell.row, columns: image.columns), at: position)

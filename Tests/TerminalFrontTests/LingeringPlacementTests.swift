@@ -167,6 +167,15 @@ extension PresenterTests {
                     let expected = Self.wholeRows(canvas)
                     #expect(model.placed == expected, "step \(step): top \(top), hint \(String(describing: hint)), cover \(String(describing: cover))")
                     if model.placed != expected { return }
+                    // What is left of a row that is no longer whole shows its fallback, never
+                    // the markers under a picture that is gone (kitty would show them as letters).
+                    for y in 0..<Self.rows {
+                        for x in 0..<Self.columns where PixelCell.decode(canvas[x, y]) != nil {
+                            let placedOver = expected.contains { $0.key.y == y && $0.key.x <= x && x < $0.key.x + 4 }
+                            #expect(placedOver || PresenterTests.PixelCells.glyph(x: x, y: y) == "F", "step \(step): cell \(x),\(y)")
+                            if !placedOver && PresenterTests.PixelCells.glyph(x: x, y: y) != "F" { return }
+                        }
+                    }
                 }
             }
         }
