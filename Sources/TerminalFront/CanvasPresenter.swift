@@ -15,10 +15,10 @@ import CellCanvas
 /// Main thread only; needs a started ``TerminalSession``.
 public final class CanvasPresenter {
     public let capability: ColorCapability
-    /// What the terminal shows, in storage of its own (see ``Canvas/assign(_:)``); only
-    /// meaningful while `isShownValid`.
-    private var shown = Canvas(columns: 0, rows: 0)
-    private var isShownValid = false
+    /// What the terminal shows, and the frame's diff against it (shared with ``TestBackend``).
+    private var diff = ScreenDiff()
+    /// Colour pairs were recycled during the frame: the next one repaints everything.
+    private var repaintAfterThisFrame = false
     private var pairs: [PairKey: (number: Int32, lastUse: Int)] = [:]
     private var freePairs: [Int32] = []
     private var nextPair: Int32 = 1
@@ -36,10 +36,9 @@ public final class CanvasPresenter {
     public private(set) var bytesWritten = 0
     /// Frames not sent because the terminal had not taken the one before (their changes
     /// went out with the next frame sent).
-    public private(set) var coalescedFrames = 0
+    public var coalescedFrames: Int { diff.coalescedFrames }
     /// A frame was coalesced and none sent since: the screen is behind the canvas.
-    public private(set) var hasCoalescedFrame = false
-    private var coalescedScroll = CoalescedScroll()
+    public var hasCoalescedFrame: Bool { diff.hasCoalescedFrame }
     private let synchronized: Bool
     private let writer: TerminalWriter
     private let capture: UpdateCapture?
@@ -67,14 +66,14 @@ public final class CanvasPresenter {
 
     /// Forgets what is on screen (after a resize or a redraw request): the next frame
     /// writes every cell.
-    public func invalidate() { isShownValid = false }
+    public func invalidate() { diff.invalidate() }
 
     /// From now on ``PixelCell`` cells are drawn as the pixels of the images handed over
     /// with ``updatePixelImages(defined:forgotten:)`` (sixel, inline images, 24-bit symbols).
     public func enablePixelImages() {
         guard pixels == nil else { return }
         pixels = PixelImagePainter()
-        isShownValid = false
+        diff.invalidate()
     }
 
     /// Images the pixel cells may name from now on, and ids no cell will name again.
@@ -111,45 +110,34 @@ public final class CanvasPresenter {
         lastPixelBytes = ([], [])
         writer.pump()
         if writer.isBehind && !evenIfBehind {
-            coalescedScroll.add(hint)
-            coalescedFrames += 1
-            hasCoalescedFrame = true
+            diff.coalesce(hint)
             bytesInLastFrame = 0
             return
         }
-        let scrolled = coalescedScroll.take(with: hint)
-        hasCoalescedFrame = false
         frame += 1
-        if shown.columns != canvas.columns || shown.rows != canvas.rows {
-            isShownValid = false
-        }
+        let plan = diff.begin(canvas, scrolled: hint)
         pixels?.beginFrame()
-        if !isShownValid {
+        if plan.clears {
             Curses.erase()
             pixels?.screenErased()
         }
-        var shifted = false
-        if let scrolled, isShownValid, scrolled.by != 0, abs(scrolled.by) < scrolled.rows.count,
-           scrolled.rows.lowerBound >= 0, scrolled.rows.upperBound <= canvas.rows {
-            Curses.scroll(rows: scrolled.rows, by: scrolled.by, screenRows: canvas.rows)
-            shown.scroll(Rect(x: 0, y: scrolled.rows.lowerBound, width: canvas.columns, height: scrolled.rows.count), by: scrolled.by)
-            pixels?.scrolled(rows: scrolled.rows, by: scrolled.by)
-            shifted = true
+        if let scroll = plan.scroll {
+            Curses.scroll(rows: scroll.rows, by: scroll.by, screenRows: canvas.rows)
+            pixels?.scrolled(rows: scroll.rows, by: scroll.by)
         }
         var written = 0
         if pixels == nil {
-            canvas.forEachCellToSend(comparedTo: isShownValid ? shown : nil) { x, y, cell in
+            diff.forEachChange(canvas) { x, y, cell in
                 Curses.put(cell, x: x, y: y, pair: pairNumber(for: cell.style))
                 written += 1
             }
         } else {
-            let compared = isShownValid ? shown : nil
-            canvas.forEachCellToSend(comparedTo: compared) { x, y, cell in
+            diff.forEachChange(canvas) { x, y, cell in
                 if PixelCell.decode(cell) != nil {
                     // Sent only because its right neighbour changed (the rule for wide
                     // characters): a pixel cell is never wide, and redrawing its strip
                     // would resend the row.
-                    if let compared, compared[x, y] == cell { return }
+                    if diff.shownCell(x: x, y: y) == cell { return }
                     pixels?.noteChanged(x: x, y: y)
                 } else {
                     Curses.put(cell, x: x, y: y, pair: pairNumber(for: cell.style))
@@ -165,14 +153,16 @@ public final class CanvasPresenter {
             }
         }
         cellsWritten = written
-        let wasValid = isShownValid
-        shown.assign(canvas)
         // Where a pixel cell shows its fallback, the screen holds the fallback.
-        for (x, y, cell) in pixels?.fallbackShown ?? [] { shown[x, y] = cell }
-        isShownValid = true
-        // Nothing changed: nothing is sent, not even the synchronized-output brackets, so
-        // an idle screen costs no bytes.
-        guard cellsWritten > 0 || shifted || !wasValid || pixels?.hasLingeringDeletions == true else {
+        let sends = diff.finish(canvas, plan: plan, cellsSent: written, showing: pixels?.fallbackShown ?? [])
+        if repaintAfterThisFrame {
+            // Pairs were recycled while this frame was written: cells of earlier frames that
+            // used them may show other colours now. (Before the shared diff this was lost:
+            // the end of the frame marked the screen valid again.)
+            diff.invalidate()
+            repaintAfterThisFrame = false
+        }
+        guard sends || pixels?.hasLingeringDeletions == true else {
             bytesInLastFrame = 0
             return
         }
@@ -203,11 +193,11 @@ public final class CanvasPresenter {
     /// if any, repaints everything.
     public func measureFullPaint(_ canvas: Canvas) -> Int {
         let total = bytesWritten
-        isShownValid = false
+        diff.invalidate()
         Curses.repaintAllAtNextUpdate()
         present(canvas, scrolled: nil, evenIfBehind: true, sending: false)
         bytesWritten = total
-        isShownValid = false
+        diff.invalidate()
         Curses.repaintAllAtNextUpdate()
         return bytesInLastFrame
     }
@@ -253,6 +243,6 @@ public final class CanvasPresenter {
         }
         recycledPairs += max(1, byAge.count / 2)
         pairRecyclingRounds += 1
-        isShownValid = false
+        repaintAfterThisFrame = true
     }
 }

@@ -11,9 +11,12 @@ import CoreKit
 /// region costs a scroll-region set, the scroll and the reset. Synchronized output adds
 /// its 16 bytes a frame.
 ///
+/// Which cells a frame sends, which rows scroll and when a frame is coalesced are decided by
+/// ``ScreenDiff``, the same code ``CanvasPresenter`` runs: only the emitting differs.
+///
 /// By default the terminal takes every byte at once. ``simulateLink(bytesPerSecond:now:)``
 /// makes it a consumer with a rate in the test's (virtual) time: frames it has not taken are
-/// coalesced as ``CanvasPresenter`` coalesces them, so terminal hitches are exact.
+/// coalesced (``ScreenDiff/coalesce(_:)``), so terminal hitches are exact.
 public final class TestBackend: TerminalBackend {
     public private(set) var size: (rows: Int, columns: Int)
     public let capability: ColorCapability
@@ -31,7 +34,8 @@ public final class TestBackend: TerminalBackend {
     public var isHungUp = false
     public private(set) var hasEnded = false
     private var keys: [Key] = []
-    private var isValid = false
+    /// The presenter's diff, shared with ``CanvasPresenter``.
+    private var diff = ScreenDiff()
 
     public init(rows: Int = 48, columns: Int = 160, capability: ColorCapability = .palette256) {
         size = (rows, columns)
@@ -58,7 +62,7 @@ public final class TestBackend: TerminalBackend {
     public func nextKey() -> Key? { keys.isEmpty ? nil : keys.removeFirst() }
 
     /// Nothing to stop: the next frame writes every cell, as after a real `fg`.
-    public func suspend() { isValid = false }
+    public func suspend() { diff.invalidate() }
 
     /// Every byte sent by ``sendGraphics(_:)``, in order (kitty transmissions, deletions).
     public private(set) var graphicsOutput: [UInt8] = []
@@ -77,11 +81,10 @@ public final class TestBackend: TerminalBackend {
     private var linkTime: Duration = .zero
     private var pacing = OutputPacing()
     private var optionalCeiling = Int.max
-    private var coalescedScroll = CoalescedScroll()
     private var pendingMax = 0
     /// Frames not presented because the link had not taken the one before.
-    public private(set) var coalescedFrames = 0
-    public private(set) var hasCoalescedFrame = false
+    public var coalescedFrames: Int { diff.coalescedFrames }
+    public var hasCoalescedFrame: Bool { diff.hasCoalescedFrame }
 
     /// From now on the terminal takes `bytesPerSecond`, in the time `now` reads.
     public func simulateLink(bytesPerSecond: Double, now: @escaping () -> Duration) {
@@ -159,47 +162,34 @@ public final class TestBackend: TerminalBackend {
     /// Never sleeps (time is the caller's clock): true when keys are queued.
     public func waitForInput(wake: WakeSignal?, timeout: Duration?) -> Bool { !keys.isEmpty }
 
+    /// Emits the shared diff's plan (``ScreenDiff``, as ``CanvasPresenter`` does) into
+    /// ``screen`` and the byte model; decides nothing of its own.
     public func present(_ canvas: Canvas, scrolled hint: (rows: Range<Int>, by: Int)?) {
         if link != nil, linkPendingBytes > 0 {
-            coalescedScroll.add(hint)
-            coalescedFrames += 1
-            hasCoalescedFrame = true
+            diff.coalesce(hint)
             bytesInLastFrame = 0
             cellsWrittenInLastFrame = 0
             return
         }
-        hasCoalescedFrame = false
-        let scrolled = coalescedScroll.take(with: hint)
+        let plan = diff.begin(canvas, scrolled: hint)
         var bytes = Self.synchronizedBytes
-        var previous: Canvas? = isValid && screen.columns == canvas.columns && screen.rows == canvas.rows ? screen : nil
-        if var shifted = previous, let scrolled, scrolled.by != 0, abs(scrolled.by) < scrolled.rows.count,
-           scrolled.rows.lowerBound >= 0, scrolled.rows.upperBound <= canvas.rows {
-            shifted.scroll(Rect(x: 0, y: scrolled.rows.lowerBound, width: canvas.columns, height: scrolled.rows.count), by: scrolled.by)
-            bytes += Self.scrollBytes(scrolled.rows, by: scrolled.by)
-            previous = shifted
-        }
-        if previous == nil { bytes += 4 }  // ESC [ 2 J: clear before a full paint
+        if plan.clears { bytes += 4 }  // ESC [ 2 J
+        if let scroll = plan.scroll { bytes += Self.scrollBytes(scroll.rows, by: scroll.by) }
         var cursor: (x: Int, y: Int)? = nil
         var pen: CellStyle? = nil
         var written = 0
-        for y in 0..<canvas.rows {
-            for x in 0..<canvas.columns {
-                let cell = canvas[x, y]
-                if cell.isContinuation { continue }
-                if let previous, previous[x, y] == cell { continue }
-                if cursor.map({ $0.x != x || $0.y != y }) ?? true { bytes += Self.digits(y + 1) + Self.digits(x + 1) + 4 }
-                if pen != cell.style {
-                    bytes += sgrBytes(cell.style)
-                    pen = cell.style
-                }
-                bytes += String(cell.glyph).utf8.count
-                cursor = (x + (x + 1 < canvas.columns && canvas[x + 1, y].isContinuation ? 2 : 1), y)
-                written += 1
+        diff.forEachChange(canvas) { x, y, cell in
+            if cursor.map({ $0.x != x || $0.y != y }) ?? true { bytes += Self.digits(y + 1) + Self.digits(x + 1) + 4 }
+            if pen != cell.style {
+                bytes += sgrBytes(cell.style)
+                pen = cell.style
             }
+            bytes += String(cell.glyph).utf8.count
+            cursor = (x + (x + 1 < canvas.columns && canvas[x + 1, y].isContinuation ? 2 : 1), y)
+            written += 1
         }
-        if written == 0 && previous != nil && scrolled.map({ $0.by == 0 }) ?? true { bytes = 0 }  // nothing sent at all
-        screen.assign(canvas)
-        isValid = true
+        if !diff.finish(canvas, plan: plan, cellsSent: written) { bytes = 0 }  // nothing sent at all
+        screen.assign(diff.shown)
         framesPresented += 1
         cellsWrittenInLastFrame = written
         bytesInLastFrame = bytes
@@ -207,11 +197,11 @@ public final class TestBackend: TerminalBackend {
         queueOnLink(bytes)
     }
 
-    public func invalidate() { isValid = false }
+    public func invalidate() { diff.invalidate() }
 
     public func measureFullPaint(_ canvas: Canvas) -> Int {
         let total = bytesWritten, last = bytesInLastFrame, cells = cellsWrittenInLastFrame
-        isValid = false
+        diff.invalidate()
         let savedLink = link
         link = nil
         present(canvas, scrolled: nil)

@@ -67,6 +67,31 @@ import Glibc
         }
     }
 
+    /// One diff for every backend (``ScreenDiff``): fed the same frames, with the same scroll
+    /// hints (right, wrong, none) and a redraw, the test backend and the presenter send the
+    /// same cells, and the test backend's screen is what ncurses shows.
+    @Test func theTestBackendSendsExactlyTheCellsThePresenterSends() throws {
+        try Self.withHeadlessPresenter(rows: Self.rows, columns: Self.columns) { presenter in
+            let backend = TestBackend(rows: Self.rows, columns: Self.columns)
+            let frames: [(first: Int, hint: (rows: Range<Int>, by: Int)?, redraw: Bool)] = [
+                (0, nil, false), (3, (1..<29, 3), false), (3, nil, false), (5, (1..<29, -4), false),
+                (1, (1..<29, -4), false), (40, nil, false), (41, (1..<29, 1), true), (38, (0..<30, -3), false),
+            ]
+            for (index, frame) in frames.enumerated() {
+                if frame.redraw {
+                    presenter.invalidate()
+                    backend.invalidate()
+                }
+                presenter.present(Self.canvas(firstLine: frame.first), scrolled: frame.hint)
+                backend.present(Self.canvas(firstLine: frame.first), scrolled: frame.hint)
+                #expect(presenter.cellsWritten == backend.cellsWrittenInLastFrame, "frame \(index): \(presenter.cellsWritten) against \(backend.cellsWrittenInLastFrame)")
+                for row in 0..<Self.rows {
+                    #expect(Self.screenText(row: row) == backend.rowTexts[row], "frame \(index), row \(row)")
+                }
+            }
+        }
+    }
+
     /// An 8-colour terminal has 64 pairs; a screen needing more recycles them in rounds
     /// (the older half at once) and still shows every cell.
     @Test func runningOutOfColourPairsRecyclesInRounds() throws {
