@@ -63,9 +63,10 @@ final class GridApp: FrameDelegate {
     }
 
     /// A grid on `terminal`, its frames timed by `clock`; the first frame is drawn by the
-    /// first `scheduler.runFrame`.
+    /// first `scheduler.runFrame`. `environment` is what the launch read (nothing, for tests).
     init(options: GridOptions, loaded: LoadedCatalogue, terminal: any TerminalBackend,
-         clock: any FrameClock, images: ImageLoading = .workers, showsHUD: Bool = true, wake: WakeSignal = WakeSignal()) {
+         clock: any FrameClock, images: ImageLoading = .workers, showsHUD: Bool = true, wake: WakeSignal = WakeSignal(),
+         environment: LaunchEnvironment = LaunchEnvironment()) {
         self.options = options
         self.wake = wake
         self.terminal = terminal
@@ -73,10 +74,10 @@ final class GridApp: FrameDelegate {
         scheduler = FrameScheduler(refreshRate: options.refreshRate, clock: clock,
                                    tracedFrameLimit: options.traceFrames ? HitchMeter.defaultRetainedRecordLimit : 0)
         scheduler.keepsLaunchFrameApart = true
-        graphics = GraphicsChoice.resolve(options.graphics ?? GridLaunch.graphicsFromEnvironment ?? .auto, probed: terminal.probed,
+        graphics = GraphicsChoice.resolve(options.graphics ?? environment.graphics ?? .auto, probed: terminal.probed,
                                           capability: terminal.capability, size: terminal.size,
-                                          insideTmux: Platform.environment("TMUX") != nil, headless: terminal.isHeadless,
-                                          terminalProgram: Platform.environment("TERM_PROGRAM") ?? Platform.environment("LC_TERMINAL"))
+                                          insideTmux: environment.insideTmux, headless: terminal.isHeadless,
+                                          terminalProgram: environment.terminalProgram)
         if graphics.output.drawsPixelCells { terminal.enablePixelImages() }
         theme = Theme.resolve(options.theme, background: terminal.probed.background)
         let store = GridLaunch.assetStore(options: options, images: images, clock: clock, wake: wake,
@@ -218,6 +219,7 @@ final class GridApp: FrameDelegate {
         let view = screen.view
         let topBefore = Int(view.physics.offset)
         screen.takeFinishedUpdates(at: frame.presentationTime)
+        for effect in screen.state.keepSelectionShown(in: screen.contents) { apply(effect, at: frame.presentationTime) }
         if !filterKeysWaiting.isEmpty && !screen.isQuerying {
             // This frame shows the result of every filter key typed so far (or a newer one).
             for typed in filterKeysWaiting { stats.filterLatencies.append((frame.presentationTime - typed).milliseconds) }
@@ -245,17 +247,30 @@ final class GridApp: FrameDelegate {
     private func handle(_ key: Key, at time: Duration) {
         somethingHappened = true
         let filter = screen.state.filter
-        for effect in screen.state.handle(key, columns: screen.view.layout.columns) {
-            switch effect {
-            case .requery where screen.state.filter != filter:
-                filterKeysWaiting.append(clock.now)
-                screen.perform(effect, at: time)
-            case .relayout: needsRelayout = true
-            case .repaint: terminal.invalidate()
-            case .toggleIdleWork: scheduler.isIdleWorkEnabled.toggle()
-            case .toggleRefreshRate: scheduler.changeRefreshRate(to: scheduler.upcomingRefreshRate == .hz60 ? .hz120 : .hz60)
-            default: screen.perform(effect, at: time)
-            }
+        let effects = screen.state.handle(key, in: screen.contents)
+        if screen.state.filter != filter { filterKeysWaiting.append(clock.now) }
+        for effect in effects { apply(effect, at: time) }
+    }
+
+    /// The one interpreter of effects: what the state asked of the view, the data source,
+    /// the scheduler or the terminal.
+    func apply(_ effect: GridEffect, at time: Duration) {
+        switch effect {
+        case .relayout: needsRelayout = true
+        case .repaint: terminal.invalidate()
+        case .requery: screen.requery()
+        case .selectionMoved(let old, let new): screen.showSelection(from: old, to: new, at: time)
+        case .fling(let direction): screen.fling(direction, at: time)
+        case .scroll(let rows): screen.view.scroll(byRows: Double(rows), at: time)
+        case .wheel(let rows): screen.view.wheel(rows: Double(rows), at: time)
+        case .page(let pages): screen.view.scrollPage(pages, at: time)
+        case .scrollToTop: screen.view.scrollToTop()
+        case .scrollToBottom: screen.view.scrollToBottom()
+        case .reconfigure(let ids): screen.source.reconfigureItems(ids)
+        case .openDetail(let id): screen.openDetail(id)
+        case .closeDetail: screen.closeDetail()
+        case .toggleIdleWork: scheduler.isIdleWorkEnabled.toggle()
+        case .toggleRefreshRate: scheduler.changeRefreshRate(to: scheduler.upcomingRefreshRate == .hz60 ? .hz120 : .hz60)
         }
     }
 

@@ -13,19 +13,21 @@ enum GridLaunch {
     /// COLUMNS×LINES (160×48 when unset), with its worker threads and the real clock.
     static func runInTerminal(options: GridOptions, headless: Bool) throws -> (stop: TerminalLoop.Stop, report: GridReport, app: GridApp) {
         let wake = WakeSignal()
+        let environment = LaunchEnvironment.read()
         let loaded = try options.loadCatalogue(wake: wake)
         let signals = TerminationSignals(wake: wake)
         let terminal: NcursesBackend
         do {
             if headless {
-                let size = headlessSize()
+                let size = environment.headlessSize
                 terminal = try .startHeadless(rows: size.rows, columns: size.columns)
             } else {
                 terminal = try .start()
             }
         } catch { throw AppError(description: error.description, status: 2) }
         let app = GridApp(options: options, loaded: loaded, terminal: terminal,
-                          clock: MonotonicClock(strategy: .recommended), showsHUD: options.hud ?? !headless, wake: wake)
+                          clock: MonotonicClock(strategy: .recommended), showsHUD: options.hud ?? !headless, wake: wake,
+                          environment: environment)
         let stress = StressLoad(threads: options.stress)
         defer { stress.stop() }
         let outcome = app.run(signals: signals)
@@ -50,17 +52,6 @@ enum GridLaunch {
             return AssetStore(cache: PreparedImageCache(limit: options.cacheBytes), loader: loader, colorMode: colorMode, placeholders: placeholders,
                               output: output)
         }
-    }
-
-    /// `DESTINATIONS_GRAPHICS=auto|kitty|symbols`, when set to one of those.
-    static var graphicsFromEnvironment: GraphicsRequest? { Platform.environment("DESTINATIONS_GRAPHICS").flatMap(GraphicsRequest.init(rawValue:)) }
-
-    /// A headless screen's size: COLUMNS and LINES when set, else 160×48.
-    static func headlessSize() -> (rows: Int, columns: Int) {
-        func value(_ name: String, _ fallback: Int) -> Int {
-            Platform.environment(name).flatMap { Int($0) }.map { min(max($0, 10), 1000) } ?? fallback
-        }
-        return (value("LINES", 48), value("COLUMNS", 160))
     }
 
     /// Words a search scenario types: the first word of the first titles, lowercased.

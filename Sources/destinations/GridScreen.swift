@@ -14,6 +14,8 @@ typealias IndexPath = DiffableData.IndexPath
 /// placeholder, and arrive by `reconfigureItems`; the filter and the order run as
 /// background applies. Main thread only; the frame loop (``GridApp``) drives it.
 final class GridScreen: CollectionViewPrefetching {
+    /// What the person chose: the app changes it (``GridState/handle(_:in:)``), the screen
+    /// only reads it.
     var state: GridState
     /// Grows while a photo folder is still being read (``replaceCatalogue(_:)``).
     private(set) var catalogue: Catalogue
@@ -100,8 +102,8 @@ final class GridScreen: CollectionViewPrefetching {
     /// still being built behind the first screen).
     private(set) lazy var hasLoadedAll = postCount <= Self.initialPosts
 
-    /// Commits finished queries and keeps the selection on a shown post (the first, when
-    /// a filter hid it). Called before the view's commit, so the border is right at once.
+    /// Commits finished queries (before the view's commit, so that the state can keep the
+    /// selection on a shown post and the border is right at once).
     func takeFinishedUpdates(at time: Duration) {
         syncDecodesInCommit = 0
         if state.imageMode != .sync {
@@ -112,52 +114,30 @@ final class GridScreen: CollectionViewPrefetching {
         }
         source.applyFinishedUpdates(at: time)
         if !hasLoadedAll && !isQuerying { hasLoadedAll = true }
-        guard !source.contains(state.selected), let first = source.itemIdentifier(for: IndexPath(item: 0, section: 0)) else { return }
-        state.selected = first
-        source.reconfigureItems([first])
     }
 
-    // MARK: Effects
+    /// The posts shown, as the state reads them (``GridContents``).
+    var contents: ShownPosts { ShownPosts(source: source, columns: view.layout.columns) }
 
-    /// Carries out what a key asked of the view and the data source.
-    func perform(_ effect: GridEffect, at time: Duration) {
-        switch effect {
-        case .requery: requery()
-        case .moveSelection(let delta): moveSelection(by: delta, at: time)
-        case .fling(let direction): fling(direction, at: time)
-        case .scroll(let rows): view.scroll(byRows: Double(rows), at: time)
-        case .wheel(let rows): view.wheel(rows: Double(rows), at: time)
-        case .page(let pages): view.scrollPage(pages, at: time)
-        case .scrollToTop: view.scrollToTop()
-        case .scrollToBottom: view.scrollToBottom()
-        case .reconfigure(let ids): source.reconfigureItems(ids)
-        case .openDetail(let id): openDetail(id)
-        case .closeDetail: closeDetail()
-        case .relayout, .repaint, .toggleIdleWork, .toggleRefreshRate: break  // the frame loop's
-        }
-    }
+    // MARK: What effects ask of the view (``GridApp/apply(_:at:)`` interprets them)
 
     /// Rows per second of a fling key (J/K): comes to rest 200 rows on.
     static let flingSpeed = 400.0
 
     /// A fling in `direction`; flinging again while moving the same way adds speed, as a
     /// second swipe does on a phone.
-    private func fling(_ direction: Double, at time: Duration) {
+    func fling(_ direction: Double, at time: Duration) {
         let current = view.physics.velocity
         let speed = current * direction > 0 ? current + direction * Self.flingSpeed : direction * Self.flingSpeed
         view.fling(speed: speed, at: time)
     }
 
-    /// Moves the selection by `delta` items (±1 across, ±columns down), reconfiguring the
-    /// two cells whose border changes, and scrolls it into view.
-    private func moveSelection(by delta: Int, at time: Duration) {
-        guard let index = source.indexPath(for: state.selected)?.item else { return }
-        let target = min(max(index + delta, 0), source.numberOfItems - 1)
-        guard target != index, let next = source.itemIdentifier(for: IndexPath(item: target, section: 0)) else { return }
-        let old = state.selected
-        state.selected = next
-        source.reconfigureItems([old, next])
-        let frame = view.layout.frame(for: IndexPath(item: target, section: 0))
+    /// The selection moved from `old` to `new` (the state moved it): the two cells whose
+    /// border changes are configured again, and the new one is scrolled into view.
+    func showSelection(from old: Int, to new: Int, at time: Duration) {
+        source.reconfigureItems([old, new])
+        guard let path = source.indexPath(for: new) else { return }
+        let frame = view.layout.frame(for: path)
         let top = view.physics.offset, height = Double(view.viewport.height)
         if Double(frame.y) < top { view.scroll(byRows: Double(frame.y) - top, at: time) }
         if Double(frame.maxY) > top + height { view.scroll(byRows: Double(frame.maxY) - top - height, at: time) }
@@ -255,13 +235,10 @@ final class GridScreen: CollectionViewPrefetching {
 
     // MARK: Detail
 
-    /// Opens `id` large: its placeholder at once, the photo prepared off the main thread
-    /// at that size and swapped in when it arrives.
-    private func openDetail(_ id: Int) {
-        guard source.contains(id) else {
-            state.detailID = nil
-            return
-        }
+    /// Opens `id` large (the state opened it, and checked it is shown): its placeholder at
+    /// once, the photo prepared off the main thread at that size and swapped in when it
+    /// arrives. The view follows ``GridState/detailID``; it never decides it.
+    func openDetail(_ id: Int) {
         let opened = DetailView(id: id, asset: catalogue.post(id - 1).asset, area: view.viewport)
         detail = opened
         loadDetailImage(opened)
@@ -283,8 +260,19 @@ final class GridScreen: CollectionViewPrefetching {
         }
     }
 
-    private func closeDetail() {
+    func closeDetail() {
         detail?.download?.cancel()
         detail = nil
+    }
+}
+
+/// The posts a data source shows, as ``GridState`` may read them: their order, nothing else.
+struct ShownPosts: GridContents {
+    let source: DiffableDataSource<Int, Int>
+    let columns: Int
+    var count: Int { source.numberOfItems }
+    func index(of id: Int) -> Int? { source.indexPath(for: id)?.item }
+    func identifier(at index: Int) -> Int? {
+        index >= 0 && index < count ? source.itemIdentifier(for: IndexPath(item: index, section: 0)) : nil
     }
 }

@@ -1,13 +1,28 @@
 import DestinationsModel
 import TerminalFront
 
+/// What `handle` may read of the grid, and nothing more: how the posts shown are laid out
+/// and in which order. The screen answers it from its data source; tests from an array.
+protocol GridContents {
+    /// Items per row (Down moves the selection by a row).
+    var columns: Int { get }
+    /// Posts shown.
+    var count: Int { get }
+    /// Where post `id` is in the order shown, if it is shown.
+    func index(of id: Int) -> Int?
+    /// The post at `index` of the order shown.
+    func identifier(at index: Int) -> Int?
+}
+
 /// What the person has chosen, and nothing else: the selected post, the filter and the
-/// order, likes, which overlay is open, the HUD. A value with a pure ``handle(_:columns:)``:
-/// a key changes the state and returns what the screen must do about it, so every key's
-/// meaning is tested without a terminal, a view or a clock (`GridStateTests`).
+/// order, likes, which overlay is open, the HUD. The **one owner** of the selection and of
+/// the post open large: the screen reads them and never writes them. A value with a pure
+/// ``handle(_:in:)``: a key changes the state (reading the grid's order through a read-only
+/// ``GridContents``) and returns what the screen must do about it, so every key's meaning
+/// is tested without a terminal, a view or a clock (`GridStateTests`).
 struct GridState: Equatable {
     /// The selected post's id (1-based, as the data source's items).
-    var selected = 1
+    private(set) var selected = 1
     var quit = false
     /// Likes added in this session, by post id (the catalogue itself is read-only).
     var addedLikes: [Int: Int] = [:]
@@ -18,7 +33,7 @@ struct GridState: Equatable {
     var showsHUD: Bool
     var showsHelp = false
     /// The post shown large over the grid.
-    var detailID: Int?
+    private(set) var detailID: Int?
     var imageMode: ImageMode
 
     /// The data a query must produce: which posts, in which order.
@@ -31,9 +46,8 @@ struct GridState: Equatable {
 
     func likesAdded(to id: Int) -> Int { addedLikes[id, default: 0] }
 
-    /// Applies `key` and returns what the screen must do. `columns` is the grid's width in
-    /// cells (Down moves the selection by a row).
-    mutating func handle(_ key: Key, columns: Int) -> [GridEffect] {
+    /// Applies `key` and returns what the screen must do; `contents` is the grid as shown.
+    mutating func handle(_ key: Key, in contents: some GridContents) -> [GridEffect] {
         if case .resize = key { return [.relayout] }
         if showsHelp {
             showsHelp = false
@@ -49,12 +63,13 @@ struct GridState: Equatable {
         case .escape: quit = true
         case .character("?"): showsHelp = true
         case .enter:
+            guard contents.index(of: selected) != nil else { return [] }
             detailID = selected
             return [.openDetail(selected)]
-        case .character("j"), .down: return [.moveSelection(by: columns)]
-        case .character("k"), .up: return [.moveSelection(by: -columns)]
-        case .character("l"), .right: return [.moveSelection(by: 1)]
-        case .character("h"), .left: return [.moveSelection(by: -1)]
+        case .character("j"), .down: return moveSelection(by: contents.columns, in: contents)
+        case .character("k"), .up: return moveSelection(by: -contents.columns, in: contents)
+        case .character("l"), .right: return moveSelection(by: 1, in: contents)
+        case .character("h"), .left: return moveSelection(by: -1, in: contents)
         case .character("J"): return [.fling(1)]
         case .character("K"): return [.fling(-1)]
         case .control(0x05): return [.scroll(rows: 1)]  // Ctrl-E
@@ -116,6 +131,33 @@ struct GridState: Equatable {
         }
     }
 
+    /// Moves the selection by `delta` places in the order shown (±1 across, ±a row down),
+    /// stopping at either end.
+    private mutating func moveSelection(by delta: Int, in contents: some GridContents) -> [GridEffect] {
+        guard let index = contents.index(of: selected) else { return keepSelectionShown(in: contents) }
+        let target = min(max(index + delta, 0), contents.count - 1)
+        guard target != index, let next = contents.identifier(at: target) else { return [] }
+        let old = selected
+        selected = next
+        return [.selectionMoved(from: old, to: next)]
+    }
+
+    /// After the posts shown changed (a filter, an order, more posts read): a selection
+    /// the order no longer shows moves to the first post shown.
+    mutating func keepSelectionShown(in contents: some GridContents) -> [GridEffect] {
+        guard contents.index(of: selected) == nil, let first = contents.identifier(at: 0) else { return [] }
+        selected = first
+        return [.reconfigure([first])]
+    }
+
+    /// Selects `id` (a scenario, a test): nothing to do when it is not shown.
+    mutating func select(_ id: Int, in contents: some GridContents) -> [GridEffect] {
+        guard id != selected, contents.index(of: id) != nil else { return [] }
+        let old = selected
+        selected = id
+        return [.selectionMoved(from: old, to: id)]
+    }
+
     private mutating func like(_ id: Int) -> [GridEffect] {
         addedLikes[id, default: 0] += 1
         return [.reconfigure([id])]  // it keeps its place until the order is chosen again
@@ -131,8 +173,8 @@ enum GridEffect: Equatable {
     case repaint
     /// The filter or the order changed: compute the posts to show again.
     case requery
-    /// Move the selection by this many items in the shown order (the screen knows it).
-    case moveSelection(by: Int)
+    /// The selection moved: both cells' borders change, and the new one is scrolled into view.
+    case selectionMoved(from: Int, to: Int)
     case fling(Double)
     case scroll(rows: Int)
     case wheel(rows: Int)

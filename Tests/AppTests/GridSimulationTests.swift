@@ -82,6 +82,27 @@ import Testing
     }
 
     /// A key that arrives while the loop sleeps is on screen at the next tick.
+    /// The environment is read once at launch into a value the app is given: a simulation
+    /// behaves the same whatever the shell it runs in says (it took iTerm2's images under
+    /// `TERM_PROGRAM=iTerm.app`), and the launch's value is what decides.
+    @Test func theEnvironmentIsAValueTheLaunchReadsOnce() throws {
+        setenv("TERM_PROGRAM", "iTerm.app", 1)
+        defer { unsetenv("TERM_PROGRAM") }
+        #expect(LaunchEnvironment.read().terminalProgram == "iTerm.app")
+        let simulation = try GridSimulation(GridSimulation.options(nil, seconds: 1, posts: 100))
+        #expect(simulation.app.graphics.mode == .symbols, "tests set what they need; the process's environment is not read")
+    }
+
+    /// The post open large has one owner, the state: the view opens and closes with it.
+    @Test func theDetailViewFollowsTheState() throws {
+        let simulation = try GridSimulation(GridSimulation.options(nil, seconds: 3600, posts: 1000))
+        simulation.settle()
+        simulation.press(.right, .enter)
+        #expect(simulation.app.screen.state.detailID == 2 && simulation.app.screen.detail?.id == 2)
+        simulation.press(.escape)
+        #expect(simulation.app.screen.state.detailID == nil && simulation.app.screen.detail == nil)
+    }
+
     @Test func aKeyWakesAQuietGridWithinOneFrame() throws {
         let simulation = try GridSimulation(GridSimulation.options(nil, seconds: 3600, posts: 1000))
         simulation.settle()

@@ -3,51 +3,90 @@ import DestinationsModel
 import TerminalFront
 import Testing
 
+/// The grid as the state reads it: posts in an order, five to a row.
+struct ListContents: GridContents {
+    var ids: [Int]
+    var columns = 5
+    var count: Int { ids.count }
+    func index(of id: Int) -> Int? { ids.firstIndex(of: id) }
+    func identifier(at index: Int) -> Int? { ids.indices.contains(index) ? ids[index] : nil }
+}
+
 /// Every key's meaning, on the state alone: no terminal, no view, no clock.
 @Suite struct GridStateTests {
     func fresh() -> GridState { GridState(showsHUD: true, imageMode: .async) }
+    /// Posts 1 to 23, in order.
+    let grid = ListContents(ids: Array(1...23))
 
-    @Test func movingKeysAskTheScreenAndLeaveTheStateAlone() {
+    /// The state owns the selection: moving keys move it through the order shown, stop at
+    /// the ends, and tell the screen which two borders changed.
+    @Test func movingKeysMoveTheSelectionThroughTheOrderShown() {
         var state = fresh()
-        #expect(state.handle(.down, columns: 5) == [.moveSelection(by: 5)])
-        #expect(state.handle(.character("k"), columns: 5) == [.moveSelection(by: -5)])
-        #expect(state.handle(.right, columns: 5) == [.moveSelection(by: 1)])
-        #expect(state.handle(.character("h"), columns: 5) == [.moveSelection(by: -1)])
-        #expect(state.handle(.character("J"), columns: 5) == [.fling(1)])
-        #expect(state.handle(.pageUp, columns: 5) == [.page(-1)])
-        #expect(state.handle(.character(" "), columns: 5) == [.page(1)])
-        #expect(state.handle(.end, columns: 5) == [.scrollToBottom])
-        #expect(state.handle(.wheel(-1), columns: 5) == [.wheel(rows: -3)])
-        #expect(state.handle(.control(0x05), columns: 5) == [.scroll(rows: 1)])
+        #expect(state.handle(.down, in: grid) == [.selectionMoved(from: 1, to: 6)])
+        #expect(state.handle(.right, in: grid) == [.selectionMoved(from: 6, to: 7)])
+        #expect(state.handle(.character("k"), in: grid) == [.selectionMoved(from: 7, to: 2)])
+        #expect(state.handle(.character("h"), in: grid) == [.selectionMoved(from: 2, to: 1)])
+        #expect(state.handle(.left, in: grid) == [], "the first post: nothing before it")
+        for _ in 0..<5 { _ = state.handle(.down, in: grid) }
+        #expect(state.selected == 23, "Down stops at the last post")
+        // Another order: the selection moves through it, not through the ids.
+        let reversed = ListContents(ids: Array((1...23).reversed()))
+        #expect(state.handle(.right, in: reversed) == [.selectionMoved(from: 23, to: 22)])
+        #expect(state.selected == 22)
+    }
+
+    /// A filter that hides the selected post moves the selection to the first one shown;
+    /// Enter opens only a post that is shown.
+    @Test func theSelectionStaysOnAShownPost() {
+        var state = fresh()
+        _ = state.handle(.down, in: grid)
+        let filtered = ListContents(ids: [3, 9, 12])
+        #expect(state.keepSelectionShown(in: filtered) == [.reconfigure([3])])
+        #expect(state.selected == 3 && state.keepSelectionShown(in: filtered) == [])
+        #expect(state.keepSelectionShown(in: ListContents(ids: [])) == [] && state.selected == 3, "nothing shown: nothing to select")
+        #expect(state.handle(.enter, in: ListContents(ids: [9])) == [], "not shown: not opened")
+        #expect(state.detailID == nil)
+        #expect(state.select(12, in: filtered) == [.selectionMoved(from: 3, to: 12)])
+        #expect(state.select(99, in: filtered) == [] && state.selected == 12)
+    }
+
+    @Test func otherMovingKeysAskTheScreenAndLeaveTheStateAlone() {
+        var state = fresh()
+        #expect(state.handle(.character("J"), in: grid) == [.fling(1)])
+        #expect(state.handle(.pageUp, in: grid) == [.page(-1)])
+        #expect(state.handle(.character(" "), in: grid) == [.page(1)])
+        #expect(state.handle(.end, in: grid) == [.scrollToBottom])
+        #expect(state.handle(.wheel(-1), in: grid) == [.wheel(rows: -3)])
+        #expect(state.handle(.control(0x05), in: grid) == [.scroll(rows: 1)])
         #expect(state == fresh())
     }
 
     @Test func typingAFilterRequeriesAtEveryKeyAndEnterKeepsIt() {
         var state = fresh()
-        #expect(state.handle(.character("/"), columns: 5) == [])
+        #expect(state.handle(.character("/"), in: grid) == [])
         #expect(state.isEditingFilter)
-        #expect(state.handle(.character("C"), columns: 5) == [.requery])
-        #expect(state.handle(.character("u"), columns: 5) == [.requery])
+        #expect(state.handle(.character("C"), in: grid) == [.requery])
+        #expect(state.handle(.character("u"), in: grid) == [.requery])
         #expect(state.query == PostQuery(filter: "Cu"))
         // While typing, letters are text: q does not quit, j does not move.
-        #expect(state.handle(.character("q"), columns: 5) == [.requery])
+        #expect(state.handle(.character("q"), in: grid) == [.requery])
         #expect(!state.quit)
-        #expect(state.handle(.backspace, columns: 5) == [.requery])
-        #expect(state.handle(.enter, columns: 5) == [])
+        #expect(state.handle(.backspace, in: grid) == [.requery])
+        #expect(state.handle(.enter, in: grid) == [])
         #expect(!state.isEditingFilter && state.filter == "Cu")
         // Esc outside the filter clears it before it ever quits.
-        #expect(state.handle(.escape, columns: 5) == [.requery])
+        #expect(state.handle(.escape, in: grid) == [.requery])
         #expect(state.filter == "" && !state.quit)
-        #expect(state.handle(.escape, columns: 5) == [])
+        #expect(state.handle(.escape, in: grid) == [])
         #expect(state.quit)
     }
 
     @Test func escWhileTypingClearsAndAnEmptyBackspaceDoesNothing() {
         var state = fresh()
-        _ = state.handle(.character("/"), columns: 5)
-        #expect(state.handle(.backspace, columns: 5) == [])
-        _ = state.handle(.character("x"), columns: 5)
-        #expect(state.handle(.escape, columns: 5) == [.requery])
+        _ = state.handle(.character("/"), in: grid)
+        #expect(state.handle(.backspace, in: grid) == [])
+        _ = state.handle(.character("x"), in: grid)
+        #expect(state.handle(.escape, in: grid) == [.requery])
         #expect(state.filter.isEmpty && !state.isEditingFilter)
     }
 
@@ -55,7 +94,7 @@ import Testing
         var state = fresh()
         var seen: [PostOrder] = []
         for _ in PostOrder.allCases {
-            #expect(state.handle(.character("s"), columns: 5) == [.requery])
+            #expect(state.handle(.character("s"), in: grid) == [.requery])
             seen.append(state.sortOrder)
         }
         #expect(seen == [.title, .region, .likes, .catalogue])
@@ -63,9 +102,9 @@ import Testing
 
     @Test func likesCountPerPostAndMatterOnlyToTheLikesOrder() {
         var state = fresh()
-        state.selected = 7
-        #expect(state.handle(.character("L"), columns: 5) == [.reconfigure([7])])
-        #expect(state.handle(.character("+"), columns: 5) == [.reconfigure([7])])
+        _ = state.select(7, in: grid)
+        #expect(state.handle(.character("L"), in: grid) == [.reconfigure([7])])
+        #expect(state.handle(.character("+"), in: grid) == [.reconfigure([7])])
         #expect(state.likesAdded(to: 7) == 2 && state.likesAdded(to: 8) == 0)
         #expect(state.query.addedLikes.isEmpty)
         state.sortOrder = .likes
@@ -74,35 +113,35 @@ import Testing
 
     @Test func theDetailViewTakesItsOwnKeys() {
         var state = fresh()
-        state.selected = 3
-        #expect(state.handle(.enter, columns: 5) == [.openDetail(3)])
+        _ = state.select(3, in: grid)
+        #expect(state.handle(.enter, in: grid) == [.openDetail(3)])
         #expect(state.detailID == 3)
-        #expect(state.handle(.down, columns: 5) == [])
-        #expect(state.handle(.character("L"), columns: 5) == [.reconfigure([3])])
-        #expect(state.handle(.escape, columns: 5) == [.closeDetail])
+        #expect(state.handle(.down, in: grid) == [])
+        #expect(state.handle(.character("L"), in: grid) == [.reconfigure([3])])
+        #expect(state.handle(.escape, in: grid) == [.closeDetail])
         #expect(state.detailID == nil && !state.quit)
-        _ = state.handle(.enter, columns: 5)
-        #expect(state.handle(.character("q"), columns: 5) == [])
+        _ = state.handle(.enter, in: grid)
+        #expect(state.handle(.character("q"), in: grid) == [])
         #expect(state.quit)
     }
 
     @Test func helpClosesOnAnyKeyWithoutActingOnIt() {
         var state = fresh()
-        _ = state.handle(.character("?"), columns: 5)
+        _ = state.handle(.character("?"), in: grid)
         #expect(state.showsHelp)
-        #expect(state.handle(.character("q"), columns: 5) == [])
+        #expect(state.handle(.character("q"), in: grid) == [])
         #expect(!state.showsHelp && !state.quit)
     }
 
     @Test func togglesAndTheLoopsEffects() {
         var state = fresh()
-        #expect(state.handle(.character("H"), columns: 5) == [.relayout])
+        #expect(state.handle(.character("H"), in: grid) == [.relayout])
         #expect(!state.showsHUD)
-        #expect(state.handle(.character("i"), columns: 5) == [])
+        #expect(state.handle(.character("i"), in: grid) == [])
         #expect(state.imageMode == .sync)
-        #expect(state.handle(.character("p"), columns: 5) == [.toggleIdleWork])
-        #expect(state.handle(.character("r"), columns: 5) == [.toggleRefreshRate])
-        #expect(state.handle(.control(0x0C), columns: 5) == [.repaint])
-        #expect(state.handle(.resize, columns: 5) == [.relayout])
+        #expect(state.handle(.character("p"), in: grid) == [.toggleIdleWork])
+        #expect(state.handle(.character("r"), in: grid) == [.toggleRefreshRate])
+        #expect(state.handle(.control(0x0C), in: grid) == [.repaint])
+        #expect(state.handle(.resize, in: grid) == [.relayout])
     }
 }
