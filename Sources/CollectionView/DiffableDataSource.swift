@@ -103,6 +103,13 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
     /// True while background builds and diffs are running or waiting to be committed.
     public var hasBackgroundWork: Bool { inbox.isBusy }
 
+    /// Waits at most `timeout` for the background builds and diffs asked for so far to
+    /// finish (they are then committed by the next ``applyFinishedUpdates(at:)``); true when
+    /// they have. A frame that has the time can show a small query's result at once instead
+    /// of a frame later. Main thread; never waits longer than `timeout`.
+    @discardableResult
+    public func waitForBackgroundWork(timeout: Duration) -> Bool { inbox.waitUntilFinished(timeout: timeout) }
+
     /// True while snapshots replaced by an apply (or let go by the view) wait for the next
     /// commit to hand them to the queue that frees them. A loop that goes quiet must run
     /// that commit first: otherwise a replaced snapshot of a million items (about 60 MB)

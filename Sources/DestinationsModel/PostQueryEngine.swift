@@ -15,7 +15,21 @@ public final class PostQueryEngine: Sendable {
     /// or nil when cancelled midway. The index is built again only when the catalogue grew
     /// (a photo folder still being read) or the post count changed.
     public func run(_ query: PostQuery, over catalogue: Catalogue, postCount: Int, isCancelled: () -> Bool = { false }) -> [Int]? {
-        let (index, previous) = state.withLock { state in
+        let (index, previous) = indexAndLast(catalogue: catalogue, postCount: postCount)
+        guard let ids = index.ids(for: query, narrowing: previous, isCancelled: isCancelled) else { return nil }
+        state.withLock { $0.last = (query, ids) }
+        return ids
+    }
+
+    /// Builds the index for `catalogue` now, on the calling thread (a background one), so
+    /// that the first key of a filter does not pay for it (it made that key's result a
+    /// frame late).
+    public func prepare(_ catalogue: Catalogue, postCount: Int) {
+        _ = indexAndLast(catalogue: catalogue, postCount: postCount)
+    }
+
+    private func indexAndLast(catalogue: Catalogue, postCount: Int) -> (PostIndex, (query: PostQuery, ids: [Int])?) {
+        state.withLock { state in
             if let index = state.index, index.postCount == postCount, index.entryCount == catalogue.baseCount {
                 return (index, state.last)
             }
@@ -23,8 +37,5 @@ public final class PostQueryEngine: Sendable {
             state = (index, nil)
             return (index, nil)
         }
-        guard let ids = index.ids(for: query, narrowing: previous, isCancelled: isCancelled) else { return nil }
-        state.withLock { $0.last = (query, ids) }
-        return ids
     }
 }

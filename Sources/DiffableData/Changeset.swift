@@ -74,6 +74,9 @@ public struct Changeset<SectionID: Hashable & Sendable, ItemID: Hashable & Senda
     public internal(set) var itemReloads: [ItemMove] = []
     /// Items whose existing cell is configured again; old and new path.
     public internal(set) var itemReconfigures: [ItemMove] = []
+    /// Items were inserted, deleted or moved, but not listed (``Snapshot/summaryChangeset(to:)``:
+    /// a change too large to list that a view applies by laying out again).
+    public internal(set) var hasUnlistedItemChanges = false
 
     /// An empty changeset (what equal snapshots give).
     /// - Complexity: O(1).
@@ -84,13 +87,13 @@ public struct Changeset<SectionID: Hashable & Sendable, ItemID: Hashable & Senda
     public var isEmpty: Bool {
         sectionDeletes.isEmpty && sectionInserts.isEmpty && sectionMoves.isEmpty && sectionReloads.isEmpty
             && itemDeletes.isEmpty && itemInserts.isEmpty && itemMoves.isEmpty
-            && itemReloads.isEmpty && itemReconfigures.isEmpty
+            && itemReloads.isEmpty && itemReconfigures.isEmpty && !hasUnlistedItemChanges
     }
 
     /// False when only reloads or reconfigures are left (no cell changes position).
     /// - Complexity: O(1).
     public var hasStructuralChanges: Bool {
         !(sectionDeletes.isEmpty && sectionInserts.isEmpty && sectionMoves.isEmpty
-            && itemDeletes.isEmpty && itemInserts.isEmpty && itemMoves.isEmpty)
+            && itemDeletes.isEmpty && itemInserts.isEmpty && itemMoves.isEmpty && !hasUnlistedItemChanges)
     }
 }

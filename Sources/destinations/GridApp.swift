@@ -218,6 +218,12 @@ final class GridApp: FrameDelegate {
         }
         let view = screen.view
         let topBefore = Int(view.physics.offset)
+        if !filterKeysWaiting.isEmpty && screen.isQuerying {
+            // A filter key this frame: a small query finishes in well under a millisecond, so
+            // wait for it (half the frame at most) and show its result in this frame,
+            // not the next (keystroke to result: two frames at 120 Hz before, issue 23).
+            screen.source.waitForBackgroundWork(timeout: frame.refreshRate.period / 2)
+        }
         screen.takeFinishedUpdates(at: frame.presentationTime)
         for effect in screen.state.keepSelectionShown(in: screen.contents) { apply(effect, at: frame.presentationTime) }
         if !filterKeysWaiting.isEmpty && !screen.isQuerying {

@@ -1,3 +1,4 @@
+import Dispatch
 import CellCanvas
 import CollectionView
 import DestinationsModel
@@ -66,6 +67,11 @@ final class GridScreen: CollectionViewPrefetching {
         queries = PostQueryEngine()
         view.prefetchDataSource = self
         if postCount > Self.initialPosts { requery(animated: false) }
+        if case .serialQueue = execution {
+            // The search index, built before the first key of a filter needs it.
+            let queries = queries, catalogue = catalogue, postCount = postCount
+            DispatchQueue.global(qos: .utility).async { queries.prepare(catalogue, postCount: postCount) }
+        }
     }
 
     static func snapshot(_ ids: [Int]) -> Snapshot<Int, Int> {
