@@ -79,6 +79,36 @@ import Testing
         #expect(!applied.contains([100, 101]), "a superseded build is never committed")
     }
 
+    /// A frame may wait for a quick build and show it at once: the wait ends when the build
+    /// does (a blocked build keeps it waiting to its timeout, then the frame goes on), and
+    /// the next commit applies the result.
+    @Test func aFrameCanWaitForAQuickBuildButNeverLongerThanItSays() {
+        let fixture = Fixture(initial: [1], execution: .serialQueue)
+        let release = DispatchSemaphore(value: 0)
+        fixture.source.applyInBackground { _ in
+            release.wait()
+            return SourceFixture.snapshot([5, 6])
+        }
+        #expect(!fixture.source.waitForBackgroundWork(timeout: .milliseconds(20)), "blocked: the wait gives up")
+        #expect(fixture.view.snapshot.itemIdentifiers == [1])
+        release.signal()
+        #expect(fixture.source.waitForBackgroundWork(timeout: .seconds(10)), "finished: the wait ends with it")
+        fixture.frame()
+        #expect(fixture.view.snapshot.itemIdentifiers == [5, 6], "applied by the very next commit")
+        #expect(fixture.source.waitForBackgroundWork(timeout: .zero), "nothing running: no wait")
+    }
+
+    /// Past the listed-change limit a background apply carries a summary (which items
+    /// changed is not listed) and the view is still exactly the new snapshot.
+    @Test func aChangeTooLargeToListIsAppliedFromItsSummary() {
+        let big = Array(1...150_000)
+        let fixture = Fixture(initial: big, execution: .inline)
+        fixture.source.applyInBackground(animatingDifferences: false) { _ in SourceFixture.snapshot(big.reversed()) }
+        fixture.frame()
+        #expect(fixture.rows.prefix(2) == ["post 150000", "post 149999"])
+        #expect(fixture.source.numberOfItems == 150_000)
+    }
+
     @Test func aBuildThatReturnsNilAppliesNothing() {
         let fixture = Fixture(initial: [1, 2], execution: .serialQueue)
         fixture.source.applyInBackground { _ in nil }

@@ -54,6 +54,25 @@ import TestSupport
         }
     }
 
+    /// The summary of a change too large to list says what the full changeset says of
+    /// sections, structure, reloads and reconfigures, and lists no item.
+    @Test func aSummaryAgreesWithTheFullChangeset() {
+        for seed in UInt64(0)..<600 {
+            var rng = SplitMix64(seed: seed)
+            let old = Self.randomSnapshot(&rng)
+            let new = rng.below(3) == 0 ? Self.randomSnapshot(&rng) : Self.edited(old, &rng)
+            let full = old.changeset(to: new), summary = old.summaryChangeset(to: new)
+            let sameItems = old.sectionIdentifiers == new.sectionIdentifiers
+                && old.sectionIdentifiers.allSatisfy { old.itemIdentifiers(inSection: $0) == new.itemIdentifiers(inSection: $0) }
+            #expect(summary.hasUnlistedItemChanges == !sameItems, "seed \(seed)")
+            #expect(summary.hasStructuralChanges == (full.hasStructuralChanges || !sameItems), "seed \(seed)")
+            #expect(summary.isEmpty == full.isEmpty, "seed \(seed)")
+            #expect(summary.sectionDeletes == full.sectionDeletes && summary.sectionInserts == full.sectionInserts && summary.sectionMoves == full.sectionMoves)
+            #expect(summary.itemReloads == full.itemReloads && summary.itemReconfigures == full.itemReconfigures, "seed \(seed)")
+            #expect(summary.itemDeletes.isEmpty && summary.itemInserts.isEmpty && summary.itemMoves.isEmpty)
+        }
+    }
+
     /// Dense integers (the direct-index table), sparse integers and strings (the hash
     /// table) must give the same answers.
     @Test(arguments: [1, 1_000_003_000_001, -7])
