@@ -22,14 +22,10 @@ Needs kitty, xvfb, x11-apps (xwd), netpbm (xwdtopnm), xdotool and script (bsduti
 naming what is missing. Times nothing: it polls the screen until it settles (or 60 s pass).
 """
 import argparse
-import fcntl
 import os
-import shutil
-import struct
 import subprocess
 import sys
 import tempfile
-import termios
 import time
 
 import xvfb
@@ -45,52 +41,13 @@ def fail(message):
     sys.exit(1)
 
 
-def screenshot(env):
-    xwd = subprocess.run(["xwd", "-root", "-silent"], env=env, capture_output=True, check=True).stdout
-    ppm = subprocess.run(["xwdtopnm"], input=xwd, capture_output=True, check=True).stdout
-    fields, index = [], 0
-    while len(fields) < 4:
-        while ppm[index:index + 1].isspace():
-            index += 1
-        start = index
-        while not ppm[index:index + 1].isspace():
-            index += 1
-        fields.append(ppm[start:index])
-    width, height, maxval, data = int(fields[1]), int(fields[2]), int(fields[3]), ppm[index + 1:]
-    if maxval > 255:
-        # Two bytes a sample (xwdtopnm does so for kitty's 32-bit visual): keep the high ones.
-        data = data[0::2]
-    return width, height, data
-
-
-class Shot:
-    def __init__(self, shot, cell):
-        self.width, self.height, self.rgb = shot
-        self.cell_w, self.cell_h = cell
-
-    def pixel(self, x, y):
-        i = (y * self.width + x) * 3
-        return self.rgb[i:i + 3]
-
-    def cell_colours(self, column, row):
-        x0, y0 = column * self.cell_w, row * self.cell_h
-        return len({self.pixel(x, y) for y in range(y0, y0 + self.cell_h, 2) for x in range(x0, x0 + self.cell_w)})
-
-    def photo_cells(self):
-        """Cells with 16 or more distinct colours (every other pixel row read), by (column, row):
-        kitty smooths the edges of symbol glyphs, so a mosaic cell can show 8 or more."""
-        return {(c, r) for r in range(ROWS) for c in range(COLUMNS) if self.cell_colours(c, r) >= 16}
-
-    def band(self, row, x0, x1):
-        y0 = row * self.cell_h
-        return b"".join(self.rgb[((y0 + dy) * self.width + x0) * 3:((y0 + dy) * self.width + x1) * 3] for dy in range(self.cell_h))
-
-
 def settle(env, cell, want_photo_cells, deadline):
     """Screenshots until two in a row are equal and the screen has enough photo cells."""
     last = None
     while time.monotonic() < deadline:
-        shot = Shot(screenshot(env), cell)
+        # kitty smooths the edges of symbol glyphs, so a mosaic cell can show 8 or more
+        # colours: 16 tell photo pixels apart (every other pixel row read).
+        shot = xvfb.Shot(xvfb.screenshot(env), cell, COLUMNS, ROWS, photo_colours=16, row_step=2)
         if last is not None and shot.rgb == last.rgb and len(shot.photo_cells()) >= want_photo_cells:
             return shot
         last = shot
@@ -180,19 +137,7 @@ def main():
         enough = len(photo) * 4 // 5
         second = settle(env, cell, enough, time.monotonic() + 60)
         shots["second"] = second
-        found = None
-        for row in sorted({r for (_, r) in photo}):
-            columns = sorted(c for (c, r) in photo if r == row)
-            if len(columns) < 20:
-                continue
-            x0, x1 = columns[0] * cell[0], (columns[0] + 20) * cell[0]
-            band = first.band(row, x0, x1)
-            for shift in range(1, row + 1):
-                if second.band(row - shift, x0, x1) == band:
-                    found = (row, shift)
-                    break
-            if found:
-                break
+        found = xvfb.moved_band(first, second, photo, cell[0])
         if second.rgb == first.rgb:
             fail("the screen did not change after j j j j")
         if not found:
@@ -229,12 +174,8 @@ def main():
         if options.keep:
             os.makedirs(options.keep, exist_ok=True)
             for name, shot in shots.items():
-                with open(os.path.join(options.keep, name + ".ppm"), "wb") as out:
-                    out.write(b"P6 %d %d 255\n" % (shot.width, shot.height) + shot.rgb)
-        subprocess.run(["pkill", "-P", str(os.getpid()), "kitty"], capture_output=True)
-        server.terminate()
-        server.wait(timeout=10)
-        shutil.rmtree(work, ignore_errors=True)
+                shot.save(os.path.join(options.keep, name + ".ppm"))
+        xvfb.stop(server, "kitty", work)
 
 
 if __name__ == "__main__":

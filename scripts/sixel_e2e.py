@@ -21,7 +21,6 @@ what is missing. Times nothing: it polls the screen until it settles (or 30 s pa
 """
 import argparse
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -40,48 +39,11 @@ def fail(message):
     sys.exit(1)
 
 
-def screenshot(env):
-    xwd = subprocess.run(["xwd", "-root", "-silent"], env=env, capture_output=True, check=True).stdout
-    ppm = subprocess.run(["xwdtopnm"], input=xwd, capture_output=True, check=True).stdout
-    # P6 <w> <h> <max>\n<rgb bytes>
-    fields, index = [], 0
-    while len(fields) < 4:
-        while ppm[index:index + 1].isspace():
-            index += 1
-        start = index
-        while not ppm[index:index + 1].isspace():
-            index += 1
-        fields.append(ppm[start:index])
-    width, height = int(fields[1]), int(fields[2])
-    return width, height, ppm[index + 1:]
-
-
-class Shot:
-    def __init__(self, shot):
-        self.width, self.height, self.rgb = shot
-
-    def pixel(self, x, y):
-        i = (y * self.width + x) * 3
-        return self.rgb[i:i + 3]
-
-    def cell_colours(self, column, row):
-        x0, y0 = BORDER + column * CELL_W, BORDER + row * CELL_H
-        return len({self.pixel(x, y) for y in range(y0, y0 + CELL_H) for x in range(x0, x0 + CELL_W)})
-
-    def photo_cells(self):
-        """Cells with 8 or more distinct colours, by (column, row)."""
-        return {(c, r) for r in range(ROWS) for c in range(COLUMNS) if self.cell_colours(c, r) >= 8}
-
-    def band(self, row, x0, x1):
-        y0 = BORDER + row * CELL_H
-        return b"".join(self.rgb[((y0 + dy) * self.width + x0) * 3:((y0 + dy) * self.width + x1) * 3] for dy in range(CELL_H))
-
-
 def settle(env, want_photo_cells, deadline):
     """Screenshots until two in a row are equal and the screen has enough photo cells."""
     last = None
     while time.monotonic() < deadline:
-        shot = Shot(screenshot(env))
+        shot = xvfb.Shot(xvfb.screenshot(env), (CELL_W, CELL_H), COLUMNS, ROWS, border=BORDER)
         if last is not None and shot.rgb == last.rgb and len(shot.photo_cells()) >= want_photo_cells:
             return shot
         last = shot
@@ -132,25 +94,11 @@ def main():
         second = settle(env, 300, time.monotonic() + 30)
         # A band one text row tall across the photo cells of some row of the first screen,
         # looked for a whole number of rows higher in the second.
-        rows = sorted({r for (_, r) in photo})
-        found = None
-        for row in rows:
-            columns = sorted(c for (c, r) in photo if r == row)
-            if len(columns) < 20:
-                continue
-            x0, x1 = BORDER + columns[0] * CELL_W, BORDER + (columns[0] + 20) * CELL_W
-            band = first.band(row, x0, x1)
-            for shift in range(1, row + 1):
-                if second.band(row - shift, x0, x1) == band:
-                    found = (row, shift)
-                    break
-            if found:
-                break
+        found = xvfb.moved_band(first, second, photo, CELL_W, border=BORDER)
         if options.keep:
             os.makedirs(options.keep, exist_ok=True)
             for name, shot in [("symbols", symbols), ("first", first), ("second", second)]:
-                with open(os.path.join(options.keep, name + ".ppm"), "wb") as out:
-                    out.write(b"P6 %d %d 255\n" % (shot.width, shot.height) + shot.rgb)
+                shot.save(os.path.join(options.keep, name + ".ppm"))
         if second.rgb == first.rgb:
             fail("the screen did not change after j j j")
         if not found:
@@ -162,8 +110,7 @@ def main():
         resized = settle(env, 300, time.monotonic() + 30)
         resized_cells = len(resized.photo_cells())
         if options.keep:
-            with open(os.path.join(options.keep, "resized.ppm"), "wb") as out:
-                out.write(b"P6 %d %d 255\n" % (resized.width, resized.height) + resized.rgb)
+            resized.save(os.path.join(options.keep, "resized.ppm"))
         if resized_cells < 300:
             fail(f"after the window was made smaller: {resized_cells} photo cells (thumbnails not redrawn at their new size)")
         keys(env, "q")
@@ -174,10 +121,7 @@ def main():
               f"after j j j the thumbnail band of text row {found[0]} is at row {found[0] - found[1]}, pixel for pixel; "
               f"{len(second.photo_cells())} photo cells after the scroll, {resized_cells} after the window was made smaller")
     finally:
-        subprocess.run(["pkill", "-P", str(os.getpid()), "xterm"], capture_output=True)
-        server.terminate()
-        server.wait(timeout=10)
-        shutil.rmtree(home, ignore_errors=True)
+        xvfb.stop(server, "xterm", home)
 
 
 if __name__ == "__main__":
