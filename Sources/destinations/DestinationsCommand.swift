@@ -21,6 +21,7 @@ struct DestinationsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "destinations",
         abstract: "A hitch-free scrolling grid of destination posts for the terminal.",
+        version: Version.current,
         subcommands: [GridCommand.self, SchedulerCommand.self, BenchCommand.self],
         defaultSubcommand: GridCommand.self
     )

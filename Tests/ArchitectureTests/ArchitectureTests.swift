@@ -55,6 +55,11 @@ import Testing
         return edges
     }
 
+    /// An import line: attributes (`@testable`, `@_exported`, `@preconcurrency`) and an access
+    /// level (`public`, `package`, `internal`, `fileprivate`, `private`) before `import`, and a
+    /// kind (`struct`, `class`, …) after it, are all taken.
+    static let importPattern = #"(?m)^\s*(?:@\w+\s+)*(?:(?:public|package|internal|fileprivate|private)\s+)?import\s+(?:(?:struct|class|enum|protocol|typealias|func|var|let)\s+)?([A-Za-z_][A-Za-z0-9_]*)"#
+
     /// Every `import X` of the Swift files under `path` (`@testable` and attributes too).
     static func imports(under path: String) throws -> [(file: String, module: String)] {
         let folder = root.appendingPathComponent(path)
@@ -62,7 +67,7 @@ import Testing
         var result: [(String, String)] = []
         for case let file as String in files where file.hasSuffix(".swift") {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            for module in allMatches(#"(?m)^\s*(?:@\w+\s+)?import\s+(?:struct |class |enum |func )?([A-Za-z_][A-Za-z0-9_]*)"#, in: text) {
+            for module in allMatches(Self.importPattern, in: text) {
                 result.append(("\(path)/\(file)", module))
             }
         }
@@ -80,6 +85,24 @@ import Testing
         }
         let declared = Set(try Self.packageTargets().map(\.name))
         #expect(Set(drawn.keys) == declared, "targets drawn but not declared: \(Set(drawn.keys).subtracting(declared).sorted())")
+    }
+
+    /// The import scan sees every form of import (a form it missed would be an edge no test
+    /// checks): access levels, `@_exported`, attributes, and imports of one declaration.
+    @Test func theImportScanSeesEveryFormOfImport() {
+        let text = """
+        import A
+        @testable import B
+        public import C
+        internal import D
+        @_exported import E
+        @preconcurrency package import F
+        import struct G.Thing
+          fileprivate import H
+        // import NotThis
+        let important = 1
+        """
+        #expect(Self.allMatches(Self.importPattern, in: text) == ["A", "B", "C", "D", "E", "F", "G", "H"])
     }
 
     @Test func everyImportIsAnEdgeOfItsTarget() throws {
@@ -117,7 +140,7 @@ import Testing
 
     private static func firstMatch(_ pattern: String, in text: String) -> String? { allMatches(pattern, in: text).first }
 
-    private static func allMatches(_ pattern: String, in text: String) -> [String] {
+    static func allMatches(_ pattern: String, in text: String) -> [String] {
         guard let expression = try? NSRegularExpression(pattern: pattern) else { return [] }
         let range = NSRange(text.startIndex..., in: text)
         return expression.matches(in: text, range: range).compactMap { match in

@@ -1,0 +1,4 @@
+/// The release this build is (CHANGELOG.md says what each one brought).
+enum Version {
+    static let current = "0.9.0"
+}
