@@ -177,6 +177,9 @@ def main():
             os.makedirs(options.keep, exist_ok=True)
             for name, shot in shots.items():
                 shot.save(os.path.join(options.keep, name + ".ppm"))
+        # `script` and the app under it outlive a killed kitty (the app's terminal is
+        # script's own pseudo-terminal): ended by their command line, which names `work`.
+        subprocess.run(["pkill", "-f", work], capture_output=True)
         xvfb.stop(server, "kitty", work)
 
 

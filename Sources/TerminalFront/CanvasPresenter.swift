@@ -17,8 +17,6 @@ public final class CanvasPresenter {
     public let capability: ColorCapability
     /// What the terminal shows, and the frame's diff against it (shared with ``TestBackend``).
     private var diff = ScreenDiff()
-    /// Colour pairs were recycled during the frame: the next one repaints everything.
-    private var repaintAfterThisFrame = false
     private var pairs: [PairKey: (number: Int32, lastUse: Int)] = [:]
     private var freePairs: [Int32] = []
     private var nextPair: Int32 = 1
@@ -155,13 +153,6 @@ public final class CanvasPresenter {
         cellsWritten = written
         // Where a pixel cell shows its fallback, the screen holds the fallback.
         let sends = diff.finish(canvas, plan: plan, cellsSent: written, showing: pixels?.fallbackShown ?? [])
-        if repaintAfterThisFrame {
-            // Pairs were recycled while this frame was written: cells of earlier frames that
-            // used them may show other colours now. (Before the shared diff this was lost:
-            // the end of the frame marked the screen valid again.)
-            diff.invalidate()
-            repaintAfterThisFrame = false
-        }
         guard sends || pixels?.hasLingeringDeletions == true else {
             bytesInLastFrame = 0
             return
@@ -231,8 +222,13 @@ public final class CanvasPresenter {
         return number
     }
 
-    /// Out of pairs: frees the least recently used half in one pass. Cells on screen with
-    /// them would change colour, so the whole screen is written again next frame. Evicting
+    /// Out of pairs: frees the least recently used half in one pass. The screen is not
+    /// repainted: the terminal keeps the colours it was sent (a pair's number is turned into
+    /// SGR when a cell is written), and a repaint after every round made a fling with many
+    /// colour combinations repaint at every frame (commit p99 1.5 → 8.4 ms, D-042). What is
+    /// left: a cell ncurses still holds with a recycled number, written again later with the
+    /// same character and the new meaning of that number, is taken by ncurses as unchanged
+    /// and keeps its old colours on screen until it changes. Evicting
     /// one pair at a time cost a scan of every pair per new colour combination: with 24-bit
     /// colour, thumbnails brought thousands of combinations a second and 15 ms commits.
     private func evictOlderHalfOfPairs() {
@@ -243,6 +239,5 @@ public final class CanvasPresenter {
         }
         recycledPairs += max(1, byAge.count / 2)
         pairRecyclingRounds += 1
-        repaintAfterThisFrame = true
     }
 }
