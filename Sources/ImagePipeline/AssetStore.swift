@@ -131,9 +131,6 @@ public final class AssetStore {
     /// Images (kitty, or strip pictures) that left the cache, to be deleted once no cell
     /// shows them (a cell keeps its image after the cache let it go).
     private var imagesToDelete = Set<UInt32>()
-    /// Directly placed kitty images the presenter forgot, to be deleted from the terminal
-    /// with the next ``takeTerminalOutput(keeping:)``.
-    private var forgottenKittyImages: [UInt32] = []
 
     /// Pictures the presenter draws (sixel, iTerm2, 24-bit symbols) delivered since the last
     /// ``takePixelImageChanges(keeping:)``, for it to keep until they leave the cache.
@@ -147,8 +144,9 @@ public final class AssetStore {
         if output.drawsPixelCells, !imagesToDelete.isEmpty {
             for id in imagesToDelete where !shown.contains(id) { forgotten.append(id) }
             imagesToDelete.subtract(forgotten)
-            // Placed kitty images leave the terminal too, once the presenter has forgotten them.
-            if case .kittyPlacement = output { forgottenKittyImages += forgotten }
+            // Placed kitty images leave the terminal too, once the presenter has forgotten them
+            // (with the next terminal output).
+            if case .kittyPlacement = output { for id in forgotten { terminalOutput += KittyGraphics.deletion(id: id) } }
         }
         defer { pixelImagesDefined.removeAll(keepingCapacity: true) }
         return (pixelImagesDefined, forgotten)
@@ -164,10 +162,6 @@ public final class AssetStore {
                 terminalOutput += KittyGraphics.deletion(id: id, throughTmux: throughTmux)
                 imagesToDelete.remove(id)
             }
-        }
-        if case .kittyPlacement = output, !forgottenKittyImages.isEmpty {
-            for id in forgottenKittyImages { terminalOutput += KittyGraphics.deletion(id: id) }
-            forgottenKittyImages.removeAll()
         }
         defer { terminalOutput.removeAll(keepingCapacity: true) }
         return terminalOutput

@@ -196,8 +196,8 @@ public enum ImageOutput: Sendable {
         default: false
         }
     }
-    /// The presenter draws the images' cells from strips (``PixelImage``): sixel, or 24-bit
-    /// symbols.
+    /// The presenter draws the images' cells from strips (``PixelImage``): sixel, iTerm2
+    /// images, 24-bit symbols, or kitty placements.
     public var drawsPixelCells: Bool {
         switch self {
         case .sixel, .truecolorSymbols, .iterm2, .kittyPlacement: true

@@ -58,8 +58,9 @@ public enum KittyGraphics {
     /// For direct placement (terminals with kitty graphics but no Unicode placeholders:
     /// kitty before 0.28, WezTerm, Konsole): for each row of cells, the command that places
     /// that row of image `id` at the cursor (`a=p`, its source rectangle, one row of
-    /// `columns` cells), under the text (`z=-1`), without moving the cursor (`C=1`). One
-    /// placement per row, like a sixel strip, so a row is placed, moved and clipped alone.
+    /// `columns` cells), without moving the cursor (`C=1`), above the text (the default
+    /// z-index: the markers under it must not show, D-041). One placement per row, like a
+    /// sixel strip, so a row is placed, moved and clipped alone.
     public static func placements(id: UInt32, columns: Int, rows: Int, cellPixels: (width: Int, height: Int)) -> [[UInt8]] {
         (0..<rows).map { row in
             Array("\u{1B}_Ga=p,i=\(id),x=0,y=\(row * cellPixels.height),w=\(columns * cellPixels.width),h=\(cellPixels.height),c=\(columns),r=1,C=1,q=2\u{1B}\\".utf8)

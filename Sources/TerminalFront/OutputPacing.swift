@@ -62,15 +62,22 @@ public struct OutputPacing: Sendable {
 
     /// At a tick: the terminal's running total of bytes taken, and whether bytes are still
     /// waiting. An interval that had bytes waiting at both ends is a sample of its rate.
-    public mutating func observe(at time: Duration, bytesTaken: Int, behind: Bool, ceiling: Int = .max) {
-        defer { last = (time, bytesTaken, behind) }
+    /// A terminal that took everything while optional bytes were held back (`moreToSend`,
+    /// or ``noteHeldBack()`` since the last tick) may take more: the allowance grows.
+    public mutating func observe(at time: Duration, bytesTaken: Int, behind: Bool, ceiling: Int = .max, moreToSend: Bool = false) {
+        defer {
+            last = (time, bytesTaken, behind)
+            if !behind && (moreToSend || heldBack) { noteKeptUpWithMoreToSend() }
+            heldBack = false
+        }
         guard let last, time > last.time else { return }
         if behind && !last.behind {
             // Never below a fraction of what the terminal was measured to take: misses in a
             // row (a fling over a slow link) halved it to nothing, and it never grew back.
-            let missed = max(rate(ceiling: ceiling), (estimate ?? 0) * Self.floor)
+            let least = (estimate ?? 0) * Self.floor
+            let missed = max(rate(ceiling: ceiling), least)
             missedAt = missed
-            allowance = max(missed * Self.cut, (estimate ?? 0) * Self.floor)
+            allowance = max(missed * Self.cut, least)
         }
         if last.behind && behind {
             let start = runStart ?? (last.time, last.taken)
@@ -101,6 +108,11 @@ public struct OutputPacing: Sendable {
         minimumRate = min(minimumRate ?? rate, rate)
         estimate = estimate.map { 0.7 * $0 + 0.3 * rate } ?? rate
     }
+
+    /// Optional bytes of the app's own (image transmissions) were held back for want of
+    /// budget this frame; counted at the next ``observe(at:bytesTaken:behind:ceiling:moreToSend:)``.
+    public mutating func noteHeldBack() { heldBack = true }
+    private var heldBack = false
 
     /// A frame kept up (nothing waiting) though optional bytes were held back: the terminal
     /// may take more than estimated.

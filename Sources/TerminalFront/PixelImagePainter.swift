@@ -155,19 +155,13 @@ struct PixelImagePainter {
 
     /// The cells at `position` still show `placed`'s row, all of it.
     private static func stillShows(_ placed: LingeringPlacements.Placement, at position: LingeringPlacements.Position, in canvas: Canvas) -> Bool {
-        guard position.y < canvas.rows, position.x + placed.columns <= canvas.columns else { return false }
-        for column in 0..<placed.columns {
-            guard let cell = PixelCell.decode(canvas[position.x + column, position.y]), cell.image == placed.image,
-                  cell.row == placed.row, cell.column == column else { return false }
-        }
-        return true
+        showsRow(placed.row, of: placed.image, columns: placed.columns, left: position.x, y: position.y, in: canvas)
     }
 
     /// Appends the strip of `image`'s row `row` at (`left`, `y`) when it may be drawn there
     /// and fits the budget (the first always does); true when it was.
     private mutating func drawStrip(of image: PixelImage, row: Int, left: Int, y: Int, in canvas: Canvas, budget: Int) -> Bool {
-        guard !image.reachesBelowItsRow || y + 1 < canvas.rows, left >= 0, left + image.columns <= canvas.columns,
-              Self.rowIsWhole(image, row: row, left: left, y: y, in: canvas) else { return false }
+        guard !image.reachesBelowItsRow || y + 1 < canvas.rows, Self.rowIsWhole(image, row: row, left: left, y: y, in: canvas) else { return false }
         let strip = image.strips[row]
         guard output.isEmpty || output.count + strip.count <= budget else {
             deferredInLastFrame = true
@@ -180,11 +174,12 @@ struct PixelImagePainter {
         return true
     }
 
-    /// The bytes that draw the strips planned this frame (cursor and attributes saved and
-    /// restored around them: ncurses knows nothing of them); empty when there are none.
     /// This frame deletes lingering placements (it must be sent even if no cell changed).
     var hasLingeringDeletions: Bool { !lingering.deletions.isEmpty }
 
+    /// The bytes that draw the strips planned this frame (cursor and attributes saved and
+    /// restored around them: ncurses knows nothing of them), after the deletions of
+    /// lingering placements; empty when there are none.
     func takeStrips() -> [UInt8] {
         let deletions = lingering.deletions
         return deletions.isEmpty ? output : deletions + output
@@ -192,8 +187,14 @@ struct PixelImagePainter {
 
     /// Every cell of `image`'s row `row` is at its place on line `y` from column `left`.
     private static func rowIsWhole(_ image: PixelImage, row: Int, left: Int, y: Int, in canvas: Canvas) -> Bool {
-        for column in 0..<image.columns {
-            guard let cell = PixelCell.decode(canvas[left + column, y]), cell.image == image.id, cell.row == row, cell.column == column else { return false }
+        showsRow(row, of: image.id, columns: image.columns, left: left, y: y, in: canvas)
+    }
+
+    /// Columns 0 to `columns` of image `id`'s row `row` are the cells of line `y` from `left`.
+    private static func showsRow(_ row: Int, of id: UInt32, columns: Int, left: Int, y: Int, in canvas: Canvas) -> Bool {
+        guard y >= 0, y < canvas.rows, left >= 0, left + columns <= canvas.columns else { return false }
+        for column in 0..<columns {
+            guard let cell = PixelCell.decode(canvas[left + column, y]), cell.image == id, cell.row == row, cell.column == column else { return false }
         }
         return true
     }

@@ -6,7 +6,7 @@ import CellCanvas
 ///
 /// A frame is planned in three steps: ``begin(_:scrolled:)`` decides whether the screen is
 /// cleared and which rows the terminal scrolls (the kept screen is shifted accordingly),
-/// ``forEachChange(_:_:)`` names the cells to send, and ``finish(_:showing:sent:)`` records
+/// ``forEachChange(_:_:)`` names the cells to send, and ``finish(_:plan:cellsSent:showing:)`` records
 /// the canvas as shown. While the terminal is behind, ``coalesce(_:)`` keeps a frame's
 /// scroll for the next one sent, so the screen model stays exactly what was sent.
 public struct ScreenDiff {

@@ -145,14 +145,11 @@ public final class NcursesBackend: TerminalBackend {
     public func observeOutput(at time: Duration) -> Bool {
         writer.pump()
         let behind = writer.isBehind
-        pacing.observe(at: time, bytesTaken: writer.bytesTaken, behind: behind, ceiling: optionalCeiling)
-        if !behind && (presenter.hasDeferredPixels || heldBack) { pacing.noteKeptUpWithMoreToSend() }
-        heldBack = false
+        pacing.observe(at: time, bytesTaken: writer.bytesTaken, behind: behind, ceiling: optionalCeiling, moreToSend: presenter.hasDeferredPixels)
         return behind
     }
 
-    private var heldBack = false
-    public func noteOptionalBytesHeldBack() { heldBack = true }
+    public func noteOptionalBytesHeldBack() { pacing.noteHeldBack() }
 
     public func waitForOutput(until deadline: Duration, now: () -> Duration) {
         writer.wait(until: deadline, now: now)

@@ -120,13 +120,10 @@ public final class TestBackend: TerminalBackend {
     public func observeOutput(at time: Duration) -> Bool {
         let behind = linkPendingBytes > 0
         pacing.observe(at: time, bytesTaken: linkTaken, behind: behind, ceiling: optionalCeiling)
-        if !behind && heldBack { pacing.noteKeptUpWithMoreToSend() }
-        heldBack = false
         return behind
     }
 
-    private var heldBack = false
-    public func noteOptionalBytesHeldBack() { heldBack = true }
+    public func noteOptionalBytesHeldBack() { pacing.noteHeldBack() }
 
     /// Time is the caller's: the link drains as its clock advances.
     public func waitForOutput(until deadline: Duration, now: () -> Duration) {}

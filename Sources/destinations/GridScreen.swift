@@ -1,8 +1,8 @@
-import Dispatch
 import CellCanvas
 import CollectionView
 import DestinationsModel
 import DiffableData
+import Dispatch
 import ImagePipeline
 import RenderLoop
 
