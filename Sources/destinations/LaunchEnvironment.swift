@@ -1,7 +1,7 @@
 /// What the environment says, read once at launch (`LaunchEnvironment.read()`) and handed
 /// to the grid as a value: nothing below the launch reads a variable, so a test sets what it
 /// needs and a person's `TERM_PROGRAM=iTerm.app` cannot change what a simulation does.
-struct LaunchEnvironment: Equatable, Sendable {
+struct LaunchEnvironment: Sendable {
     /// `$TMUX` is set: tmux is between the app and the terminal.
     var insideTmux = false
     /// What the terminal says it is: `TERM_PROGRAM`, else `LC_TERMINAL` (iTerm2 answers no
@@ -14,11 +14,6 @@ struct LaunchEnvironment: Equatable, Sendable {
 
     /// Nothing set: what tests start from.
     init() {}
-
-    static func == (a: LaunchEnvironment, b: LaunchEnvironment) -> Bool {
-        a.insideTmux == b.insideTmux && a.terminalProgram == b.terminalProgram && a.graphics == b.graphics
-            && a.headlessSize == b.headlessSize
-    }
 
     /// The process's environment, now.
     static func read() -> LaunchEnvironment {
