@@ -14,9 +14,17 @@ let package = Package(
         .library(name: "RenderLoop", targets: ["RenderLoop"]),
         .library(name: "DiffableData", targets: ["DiffableData"]),
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
+        .library(name: "FeedFormat", targets: ["FeedFormat"]),
+        .library(name: "FeedClient", targets: ["FeedClient"]),
+        .executable(name: "destinations-feed", targets: ["destinations-feed"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // C libraries, each behind a shim header and one Swift file that imports it.
@@ -45,6 +53,32 @@ let package = Package(
 
         // The app's model: destination posts and the catalogue (no UI).
         .target(name: "DestinationsModel", dependencies: ["CoreKit", "ImagePipeline"]),
+
+        // A feed's wire format: Mastodon timelines, Link headers, BlurHash, HTML to plain text.
+        .target(name: "FeedFormat"),
+
+        // The network: pages of a feed and photos over HTTP (async-http-client), below the frame loop.
+        .target(name: "FeedClient", dependencies: [
+            "CoreKit", "FeedFormat", "ImagePipeline",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
+
+        // A feed to browse on loopback (Hummingbird): the bundled posts or a photo folder as a
+        // Mastodon timeline, with a network shaped by flags. Not linked into the app.
+        .target(name: "FeedServer", dependencies: [
+            "CoreKit", "FeedFormat", "ImagePipeline", "DestinationsModel",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"),
+            .product(name: "HummingbirdTLS", package: "hummingbird"),
+            .product(name: "HummingbirdHTTP2", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        ]),
+        .executableTarget(name: "destinations-feed", dependencies: [
+            "FeedServer",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
 
         // The only module that talks to the terminal.
         .target(name: "TerminalFront", dependencies: ["CoreKit", "CellCanvas", "CNcursesw", "CTerminalRestore"]),
@@ -84,6 +118,9 @@ let package = Package(
         .testTarget(name: "TerminalFrontTests", dependencies: ["CellCanvas", "CNcursesw", "TerminalFront"]),
         .testTarget(name: "CollectionViewTests", dependencies: ["CoreKit", "CollectionView", "CellCanvas", "DiffableData", "RenderLoop", "TestSupport"]),
         .testTarget(name: "DestinationsModelTests", dependencies: ["CoreKit", "DestinationsModel", "ImagePipeline"]),
+        .testTarget(name: "FeedFormatTests", dependencies: ["FeedFormat"]),
+        // The client against destinations-feed on loopback, in-process.
+        .testTarget(name: "FeedTests", dependencies: ["CoreKit", "FeedClient", "FeedFormat", "FeedServer", "ImagePipeline"]),
         .testTarget(name: "ImagePipelineTests", dependencies: ["CoreKit", "CellCanvas", "ImagePipeline"], resources: [.copy("Fixtures")]),
         // ARCHITECTURE.md, Package.swift and the sources' imports agree.
         .testTarget(name: "ArchitectureTests"),

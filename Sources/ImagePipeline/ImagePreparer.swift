@@ -126,7 +126,7 @@ public final class ImagePreparer {
     }
 
     /// The photo's size as seen (EXIF orientation applied), from its header alone.
-    private func orientedSize(of data: [UInt8]) -> (width: Int, height: Int)? {
+    public func orientedSize(of data: [UInt8]) -> (width: Int, height: Int)? {
         switch ImageFormat(sniffing: data) {
         case .jpeg:
             guard let (width, height) = jpeg.headerSize(data) else { return nil }
@@ -141,6 +141,16 @@ public final class ImagePreparer {
         (width: Int((Double(columns * cellPixels.width) / asset.window.width).rounded(.up)),
          height: Int((Double(rows * cellPixels.height) / asset.window.height).rounded(.up)))
     }
+
+    /// The file's pixels, decoded at the smallest scale that covers `minimum` (JPEG; PNG at
+    /// full size), EXIF orientation applied: what a server makes its previews from.
+    public func decodeFile(_ path: String, covering minimum: (width: Int, height: Int)?) throws(ImageError) -> PixelBuffer {
+        try decode(FileLoader.read(path), path: path, covering: minimum)
+    }
+
+    /// The bytes of the file at `path` (regular files only, at most
+    /// ``ImageLimits/maximumFileBytes``).
+    public static func readFile(_ path: String) throws(ImageError) -> [UInt8] { try FileLoader.read(path) }
 
     /// ``prepare(_:columns:rows:fullSize:)`` from the file's bytes, already read (what
     /// `make fuzz` feeds with arbitrary bytes).

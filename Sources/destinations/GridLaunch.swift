@@ -59,21 +59,8 @@ enum GridLaunch {
         (0..<min(catalogue.baseCount, 12)).compactMap { catalogue.post($0).title.split(separator: " ").first.map { String($0.prefix(5)).lowercased() } }
     }
 
-    /// The bundled Assets folder: `./Assets`, else the nearest `Assets` above the executable
-    /// (the build folder sits inside the checkout).
-    static var assetsFolder: URL {
-        let fileManager = FileManager.default
-        func hasCatalogue(_ url: URL) -> Bool { fileManager.fileExists(atPath: url.appendingPathComponent("catalog.json").path) }
-        let here = URL(fileURLWithPath: fileManager.currentDirectoryPath).appendingPathComponent("Assets")
-        if hasCatalogue(here) { return here }
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<8 {
-            let candidate = directory.appendingPathComponent("Assets")
-            if hasCatalogue(candidate) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        return here
-    }
+    /// The bundled Assets folder (``BundledAssets/folder``).
+    static var assetsFolder: URL { BundledAssets.folder }
 
     /// How symbol thumbnails are coloured. With 24-bit colour they still use the 240-colour
     /// palette: ncurses draws colours through at most 65,536 pairs, and a photo mosaic in

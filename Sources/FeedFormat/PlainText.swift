@@ -1,0 +1,153 @@
+/// Text from a server made safe to draw in a terminal cell: one line, no control characters.
+///
+/// A status's `content` is HTML and its other fields are free text from strangers; any of
+/// them may carry an escape sequence meant for the reader's terminal (a title that
+/// recolours the screen, moves the cursor or sets the window title). Every C0 and C1
+/// control character (ESC and CSI among them) and DEL is dropped, so what is left of such
+/// a sequence is plain, visible text; line breaks and tabs become spaces, and runs of
+/// white space one space.
+public enum PlainText {
+    /// `text` as one terminal-safe line.
+    public static func clean(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        var pendingSpace = false
+        for scalar in text.unicodeScalars {
+            if isSpace(scalar) {
+                pendingSpace = !out.isEmpty
+                continue
+            }
+            if isControl(scalar) { continue }
+            if pendingSpace {
+                out.append(" ")
+                pendingSpace = false
+            }
+            out.append(scalar)
+        }
+        return String(out)
+    }
+
+    /// The visible text of an HTML fragment as one terminal-safe line: tags removed (a
+    /// paragraph or line break becomes a space; `script` and `style` bodies are dropped),
+    /// character references decoded (named ones HTML fragments use, decimal and hex), then
+    /// ``clean(_:)``. Malformed markup never fails: an unclosed `<` ends the text, an
+    /// unknown reference stays as written.
+    /// - Complexity: O(n) in the length of `html`.
+    public static func fromHTML(_ html: String) -> String {
+        var out = String.UnicodeScalarView()
+        let scalars = Array(html.unicodeScalars)
+        var index = 0
+        var skippingUntil: String?  // inside <script> or <style>: their closing tag
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == "<" {
+                guard let (tag, end) = readTag(scalars, from: index) else { break }
+                index = end
+                if let closing = skippingUntil {
+                    if tag.closing && tag.name == closing { skippingUntil = nil }
+                    continue
+                }
+                if !tag.closing && !tag.selfClosing && (tag.name == "script" || tag.name == "style") { skippingUntil = tag.name }
+                if Self.breakingTags.contains(tag.name) { out.append(" ") }
+                continue
+            }
+            index += 1
+            if skippingUntil != nil { continue }
+            if scalar == "&", let (decoded, end) = readReference(scalars, from: index) {
+                out.append(contentsOf: decoded.unicodeScalars)
+                index = end
+                continue
+            }
+            out.append(scalar)
+        }
+        return clean(String(out))
+    }
+
+    /// Tags whose boundary separates words.
+    static let breakingTags: Set<String> = ["br", "p", "div", "li", "ul", "ol", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "td", "th", "pre", "hr"]
+
+    struct Tag {
+        var name: String
+        var closing: Bool
+        var selfClosing: Bool
+    }
+
+    /// The tag opening at `start` (a `<`) and the index after its `>`, quoted attribute
+    /// values skipped whole; nil when no `>` closes it.
+    static func readTag(_ scalars: [Unicode.Scalar], from start: Int) -> (Tag, Int)? {
+        var index = start + 1
+        var closing = false
+        if index < scalars.count, scalars[index] == "/" {
+            closing = true
+            index += 1
+        }
+        var name = String.UnicodeScalarView()
+        while index < scalars.count, scalars[index].properties.isAlphabetic || ("0"..."9").contains(scalars[index]) {
+            name.append(contentsOf: String(scalars[index]).lowercased().unicodeScalars)
+            index += 1
+        }
+        var quote: Unicode.Scalar?
+        var last: Unicode.Scalar = " "
+        while index < scalars.count {
+            let scalar = scalars[index]
+            index += 1
+            if let open = quote {
+                if scalar == open { quote = nil }
+                continue
+            }
+            if scalar == "\"" || scalar == "'" {
+                quote = scalar
+                continue
+            }
+            if scalar == ">" { return (Tag(name: String(name), closing: closing, selfClosing: last == "/"), index) }
+            last = scalar
+        }
+        return nil
+    }
+
+    /// The character reference after an `&` at `start` (`amp;`, `#39;`, `#x1F600;`) and the
+    /// index after its `;`; nil for anything else (the `&` then stays as written).
+    static func readReference(_ scalars: [Unicode.Scalar], from start: Int) -> (String, Int)? {
+        var body = String.UnicodeScalarView()
+        var index = start
+        while index < scalars.count, index - start <= 10 {
+            let scalar = scalars[index]
+            index += 1
+            if scalar == ";" {
+                let text = String(body)
+                if text.hasPrefix("#") {
+                    let digits = text.dropFirst()
+                    let value = digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
+                    // NUL, surrogates and out-of-range code points read as U+FFFD, as HTML says.
+                    guard let value else { return nil }
+                    return (String(Unicode.Scalar(value).map(Character.init) ?? "\u{FFFD}").replacingOccurrences(of: "\0", with: "\u{FFFD}"), index)
+                }
+                guard let named = namedReferences[text] else { return nil }
+                return (named, index)
+            }
+            guard scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "#" else { return nil }
+            body.append(scalar)
+        }
+        return nil
+    }
+
+    /// The named references that occur in statuses' HTML (Mastodon escapes only the first
+    /// five; other servers use a few more).
+    static let namedReferences: [String: String] = [
+        "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": " ",
+        "hellip": "…", "mdash": "—", "ndash": "–", "lsquo": "‘", "rsquo": "’", "ldquo": "“", "rdquo": "”",
+        "laquo": "«", "raquo": "»", "copy": "©", "reg": "®", "trade": "™", "deg": "°", "middot": "·", "bull": "•",
+        "eacute": "é", "egrave": "è", "agrave": "à", "ccedil": "ç", "uuml": "ü", "ouml": "ö", "auml": "ä", "szlig": "ß",
+    ]
+
+    static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" || scalar == "\u{0B}" || scalar == "\u{0C}"
+            || scalar == "\u{85}" || scalar == "\u{A0}" || scalar == "\u{2028}" || scalar == "\u{2029}"
+    }
+
+    /// C0, DEL and C1 controls (ESC, CSI and the rest), and the bidirectional overrides
+    /// that would reorder the cells around them.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
+            || (0x2066...0x2069).contains(scalar.value)
+    }
+}

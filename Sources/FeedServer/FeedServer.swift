@@ -1,0 +1,97 @@
+import DestinationsModel
+import FeedFormat
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import HummingbirdHTTP2
+import HummingbirdTLS
+import Logging
+import NIOSSL
+
+/// `destinations-feed`: the bundled posts, or a photo folder, served as a Mastodon timeline
+/// on loopback, through a network shaped as asked (``NetworkShape``).
+public struct FeedServer: Sendable {
+    public struct Options: Sendable {
+        public var host = "127.0.0.1"
+        /// 0: any free port (``start()`` reports the one taken).
+        public var port = 8080
+        /// A photo folder to serve instead of the bundled posts.
+        public var photos: String?
+        /// Posts in the timeline (the bundled 46 repeat, each with its own crop, as in the app).
+        public var posts = 1000
+        public var shape = NetworkShape()
+        public var seed: UInt64 = 1
+        public var token: String?
+        /// PEM files: with both, HTTPS with HTTP/2 (and HTTP/1.1 for clients that ask).
+        public var tlsCertificate: String?
+        public var tlsKey: String?
+        /// Where previews are kept between runs.
+        public var previewFolder: String?
+        public var mediaCacheControl = "public, max-age=604800, immutable"
+        public var pageCacheControl = "public, max-age=30"
+
+        public init() {}
+    }
+
+    public let stats = ServerStats()
+    let options: Options
+    let routes: FeedRoutes
+
+    /// Reads the catalogue; throws a message for a bad folder or flag.
+    public init(options: Options) throws {
+        self.options = options
+        let catalogue: Catalogue
+        do {
+            catalogue = try options.photos.map { try Catalogue(photosIn: URL(fileURLWithPath: $0)) } ?? Catalogue(folder: BundledAssets.folder)
+        } catch {
+            throw FeedServerError(description: "\(error)")
+        }
+        guard options.posts > 0 else { throw FeedServerError(description: "--posts must be at least 1") }
+        let posts = ServedPosts(catalogue: catalogue, count: options.posts)
+        let folder = options.previewFolder.map { URL(fileURLWithPath: $0) } ?? Self.defaultPreviewFolder
+        routes = FeedRoutes(posts: posts, media: MediaShop(posts: posts, folder: folder), shape: options.shape, dice: ShapeDice(seed: options.seed),
+                            stats: stats, token: options.token, scheme: options.tlsCertificate == nil ? "http" : "https",
+                            mediaCacheControl: options.mediaCacheControl, pageCacheControl: options.pageCacheControl)
+    }
+
+    /// `$XDG_CACHE_HOME/destinations-feed` (else `~/.cache/destinations-feed`).
+    static var defaultPreviewFolder: URL {
+        let environment = ProcessInfo.processInfo.environment
+        let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? URL(fileURLWithPath: environment["HOME"] ?? "/tmp").appendingPathComponent(".cache")
+        return cache.appendingPathComponent("destinations-feed")
+    }
+
+    /// Status ids the person favourited, as the server holds them.
+    public var favouritedStatuses: [Int] { routes.posts.favouritedStatuses }
+
+    /// Serves until the task is cancelled or the process gets SIGINT/SIGTERM;
+    /// `onRunning` is told the port taken once it listens.
+    public func run(onRunning: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+        let router = Router()
+        routes.add(to: router)
+        var logger = Logger(label: "destinations-feed")
+        logger.logLevel = .warning
+        let server: HTTPServerBuilder
+        if let certificate = options.tlsCertificate, let key = options.tlsKey {
+            do {
+                let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
+                let configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+                server = try .http2Upgrade(tlsConfiguration: configuration)
+            } catch {
+                throw FeedServerError(description: "cannot use the TLS certificate or key: \(error)")
+            }
+        } else {
+            server = .http1()
+        }
+        let app = Application(router: router, server: server,
+                              configuration: .init(address: .hostname(options.host, port: options.port), serverName: "destinations-feed"),
+                              onServerRunning: { channel in onRunning(channel.localAddress?.port ?? 0) }, logger: logger)
+        try await app.runService()
+    }
+}
+
+/// A message for the person starting the server.
+public struct FeedServerError: Error, CustomStringConvertible {
+    public let description: String
+}

@@ -1,0 +1,139 @@
+import CoreKit
+import DestinationsModel
+import FeedFormat
+import Foundation
+import ImagePipeline
+
+/// The posts `destinations-feed` serves, as a Mastodon timeline: the bundled catalogue (or a
+/// photo folder) scaled to `count` posts, newest first. Post *k* (0-based, the first shown)
+/// is status `count - k`, so ids fall down the timeline as Mastodon's do and `max_id`
+/// pages on. Favourites are the server's own state: the counts it reports are the truth the
+/// app's likes must reach.
+final class ServedPosts: Sendable {
+    let catalogue: Catalogue
+    let count: Int
+    private let favourites = Lock<[Int: Bool]>([:])
+    /// Idempotency keys already answered, with the status id and action they were for.
+    private let answered = Lock<[String: String]>([:])
+
+    init(catalogue: Catalogue, count: Int) {
+        precondition(count > 0, "ServedPosts: count must be > 0")
+        self.catalogue = catalogue
+        self.count = count
+    }
+
+    /// The 0-based index of status `id`, if it is one of ours.
+    func index(ofStatus id: String) -> Int? {
+        guard let number = Int(id), number >= 1, number <= count else { return nil }
+        return count - number
+    }
+
+    func statusID(ofIndex index: Int) -> Int { count - index }
+
+    /// Mastodon's `max_id`, `limit` (1...80, default 40): the indices of the page and the
+    /// `max_id` of the next one (nil on the last page).
+    func page(maxID: String?, limit: Int?) -> (indices: Range<Int>, nextMaxID: Int?) {
+        let size = max(1, min(80, limit ?? 40))
+        var start = 0
+        if let maxID, let number = Int(maxID) { start = max(0, min(count, count - number + 1)) }
+        let end = min(count, start + size)
+        return (start..<end, end < count ? statusID(ofIndex: end - 1) : nil)
+    }
+
+    /// Likes (`favourite` true) or unlikes status `index`; the same idempotency key twice
+    /// changes nothing the second time. Returns whether it is favourited now.
+    func setFavourite(_ favourite: Bool, index: Int, idempotencyKey: String?) -> (favourited: Bool, replayed: Bool) {
+        let action = "\(index):\(favourite)"
+        if let key = idempotencyKey {
+            let previous = answered.withLock { table -> String? in
+                if let seen = table[key] { return seen }
+                table[key] = action
+                return nil
+            }
+            if previous != nil { return (isFavourited(index), true) }
+        }
+        favourites.withLock { $0[index] = favourite }
+        return (favourite, false)
+    }
+
+    func isFavourited(_ index: Int) -> Bool { favourites.withLock { $0[index] ?? false } }
+
+    /// Favourites a person made (status ids), for the tests of the next issue's outbox.
+    var favouritedStatuses: [Int] {
+        favourites.withLock { $0.filter(\.value).keys.map { count - $0 }.sorted() }
+    }
+
+    /// The status of post `index` as Mastodon's JSON, its media at `base` (scheme and host).
+    func status(index: Int, base: String, media: MediaFacts) -> StatusJSON {
+        let post = catalogue.post(index)
+        let id = String(statusID(ofIndex: index))
+        let favourited = isFavourited(index)
+        let handle = post.region.lowercased().filter { $0.isLetter || $0.isNumber }
+        let attachment = AttachmentJSON(id: id, type: "image", url: "\(base)/media/original/\(index).jpg",
+                                        preview_url: "\(base)/media/preview/\(index).jpg", description: post.title,
+                                        blurhash: media.blurhash,
+                                        meta: .init(original: .init(width: media.originalWidth, height: media.originalHeight),
+                                                    small: .init(width: media.previewWidth, height: media.previewHeight)))
+        return StatusJSON(id: id, created_at: Self.createdAt(statusID: statusID(ofIndex: index)), content: "<p>\(Self.escaped(post.title))</p>",
+                          url: "\(base)/@\(handle)/\(id)", favourites_count: post.numberOfLikes + (favourited ? 1 : 0), favourited: favourited,
+                          account: .init(id: handle, username: handle, acct: handle, display_name: post.region), media_attachments: [attachment])
+    }
+
+    /// A fixed, plausible time per status: a minute apart, newest last.
+    static func createdAt(statusID: Int) -> String {
+        let date = Date(timeIntervalSince1970: 1_767_225_600 + Double(statusID) * 60)
+        return date.formatted(.iso8601)
+    }
+
+    static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
+}
+
+/// What the server knows of a post's media without making its preview.
+struct MediaFacts: Sendable {
+    var blurhash: String?
+    var originalWidth: Int
+    var originalHeight: Int
+    var previewWidth: Int
+    var previewHeight: Int
+}
+
+// The subset of Mastodon's entities the app reads, with Mastodon's field names.
+struct StatusJSON: Encodable {
+    let id: String
+    let created_at: String
+    let content: String
+    let url: String
+    let favourites_count: Int
+    let favourited: Bool
+    let account: AccountJSON
+    let media_attachments: [AttachmentJSON]
+}
+
+struct AccountJSON: Encodable {
+    let id: String
+    let username: String
+    let acct: String
+    let display_name: String
+}
+
+struct AttachmentJSON: Encodable {
+    struct Size: Encodable {
+        let width: Int
+        let height: Int
+    }
+
+    struct Meta: Encodable {
+        let original: Size
+        let small: Size
+    }
+
+    let id: String
+    let type: String
+    let url: String
+    let preview_url: String
+    let description: String
+    let blurhash: String?
+    let meta: Meta
+}

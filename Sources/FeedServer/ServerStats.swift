@@ -1,0 +1,58 @@
+import CoreKit
+
+/// What the server did, counted where it happened: the tests and benchmarks read it (as
+/// JSON at `/_feed/stats`) to check the client from the other end of the wire, where its
+/// own counters cannot lie — bytes a cancelled transfer still cost, transfers of the same
+/// URL at once (coalescing failed), requests made while nothing moved.
+public final class ServerStats: Sendable {
+    public struct Snapshot: Sendable, Codable, Hashable {
+        public var requests = 0
+        public var timelineRequests = 0
+        public var previewRequests = 0
+        public var originalRequests = 0
+        public var favouriteRequests = 0
+        /// Body bytes written, all routes.
+        public var bodyBytes = 0
+        public var previewBytes = 0
+        public var originalBytes = 0
+        /// Responses whose client went away before the body was whole, and their bytes.
+        public var abandoned = 0
+        public var abandonedBytes = 0
+        public var status304 = 0
+        public var status206 = 0
+        public var status500 = 0
+        public var stalls = 0
+        public var resets = 0
+        /// Idempotency keys seen again (answered without acting twice).
+        public var replays = 0
+        /// The most transfers of one media URL in flight at the same time.
+        public var mostConcurrentSameURL = 0
+        /// Transfers of a media URL started while another of the same URL was in flight.
+        public var overlappingSameURL = 0
+    }
+
+    private let state = Lock<(snapshot: Snapshot, inFlight: [String: Int])>((Snapshot(), [:]))
+
+    public init() {}
+
+    public var snapshot: Snapshot { state.withLock { $0.snapshot } }
+
+    func update(_ change: (inout Snapshot) -> Void) { state.withLock { change(&$0.snapshot) } }
+
+    /// A media transfer of `path` starts; returns how many are in flight for it now.
+    func mediaStarted(_ path: String) {
+        state.withLock { state in
+            let now = (state.inFlight[path] ?? 0) + 1
+            state.inFlight[path] = now
+            if now > 1 { state.snapshot.overlappingSameURL += 1 }
+            state.snapshot.mostConcurrentSameURL = max(state.snapshot.mostConcurrentSameURL, now)
+        }
+    }
+
+    func mediaEnded(_ path: String) {
+        state.withLock { state in
+            let left = (state.inFlight[path] ?? 1) - 1
+            state.inFlight[path] = left > 0 ? left : nil
+        }
+    }
+}
