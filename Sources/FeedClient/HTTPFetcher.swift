@@ -1,1 +1,213 @@
 import AsyncHTTPClient
+import CoreKit
+import Foundation
+import ImagePipeline
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+
+/// Why a request brought nothing usable; the header shows ``description``.
+public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
+    case badURL(String)
+    case unreachable(host: String, reason: String)
+    case timedOut(host: String)
+    case status(Int, message: String?)
+    case tooLarge(limit: Int)
+    case tooManyRedirects
+    case redirectNotWeb(String)
+    /// The connection ended before the body did (a reset, a lying Content-Length).
+    case cutShort(received: Int)
+    case cancelled
+
+    public var description: String {
+        switch self {
+        case .badURL(let url): "not an http(s) URL: \(PlainTextURL.shown(url))"
+        case let .unreachable(host, reason): "cannot reach \(host) (\(reason))"
+        case .timedOut(let host): "\(host) did not answer in time"
+        case let .status(code, message?): "the server answered \(code): \(message)"
+        case let .status(code, nil): "the server answered \(code)"
+        case .tooLarge(let limit): "the response is larger than \(limit / 1024) KiB"
+        case .tooManyRedirects: "too many redirects"
+        case .redirectNotWeb(let url): "a redirect to \(PlainTextURL.shown(url)), which is not http(s)"
+        case .cutShort(let received): "the connection dropped after \(received) bytes"
+        case .cancelled: "cancelled"
+        }
+    }
+
+    /// Worth asking again later (a network or server trouble, not a wrong URL).
+    public var isTransient: Bool {
+        switch self {
+        case .unreachable, .timedOut, .cutShort: true
+        case .status(let code, _): code >= 500 || code == 429 || code == 408
+        default: false
+        }
+    }
+}
+
+/// A URL as a message may show it: no control characters, at most 120 characters.
+enum PlainTextURL {
+    static func shown(_ url: String) -> String {
+        let safe = String(url.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }.map(Character.init))
+        return safe.count > 120 ? String(safe.prefix(119)) + "…" : safe
+    }
+}
+
+/// A response read whole (within its limit).
+public struct FetchedBody: Sendable {
+    public var status: Int
+    public var headers: [(String, String)]
+    public var bytes: [UInt8]
+    /// The URL the body came from, after redirects.
+    public var url: String
+
+    public func header(_ name: String) -> String? {
+        headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1
+    }
+}
+
+/// HTTP GETs and POSTs through async-http-client, on one event-loop thread of its own at
+/// low priority (below the frame loop, as the decoding workers are). Nothing here is
+/// called from the main thread's frame: callers hand it work from tasks, and results come
+/// back through a ``Mailbox``.
+///
+/// Redirects are followed here, not by the client: at most ``maximumRedirects``, never to
+/// a scheme other than http(s), never in a loop. Every body is read as a stream and
+/// abandoned past its limit; a whole request has a deadline, so a server that trickles
+/// (slow loris) ends in a time-out, not a hang.
+public final class HTTPFetcher: Sendable {
+    public static let maximumRedirects = 5
+    let client: HTTPClient
+    let group: MultiThreadedEventLoopGroup
+    let token: String?
+    let userAgent: String
+    /// Body bytes received, all requests (what the report counts as network bytes).
+    let received = Lock(0)
+    let requests = Lock(0)
+
+    /// `token`: sent as `Authorization: Bearer` to the feed's host only. `trust`: a PEM
+    /// certificate to trust besides the system's (a server of your own, a test's).
+    public init(token: String? = nil, userAgent: String = "destinations", trust: String? = nil, connectTimeout: Duration = .seconds(5)) throws {
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        // The event loop waits on sockets and copies bytes: it runs below the frame loop.
+        group.next().execute { _ = WorkerPriority.low.applyToCurrentThread() }
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let trust {
+            do {
+                tls.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMFile(trust))]
+            } catch {
+                try? group.syncShutdownGracefully()
+                throw FetchError.badURL("the certificate \(trust) cannot be read (\(error))")
+            }
+        }
+        var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow,
+                                                     timeout: .init(connect: .nanoseconds(connectTimeout.nanoseconds), read: .seconds(15)))
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 8
+        configuration.httpVersion = .automatic
+        client = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: configuration)
+        self.token = token
+        self.userAgent = userAgent
+    }
+
+    /// Closes every connection; call once, at the end.
+    public func shutdown() {
+        try? client.syncShutdown()
+        try? group.syncShutdownGracefully()
+    }
+
+    public var bytesReceived: Int { received.withLock { $0 } }
+    public var requestCount: Int { requests.withLock { $0 } }
+
+    /// GETs (or POSTs) `url`, following redirects, and reads the body whole up to `limit`
+    /// bytes within `deadline`; `onBytes` hears of every chunk as it arrives (progress,
+    /// bytes after a cancel). Task cancellation ends the transfer and closes its
+    /// connection. Non-2xx answers other than 304 and 206 are errors with the server's
+    /// message when it sent one.
+    public func fetch(_ url: String, method: HTTPMethod = .GET, headers extra: [(String, String)] = [], limit: Int, deadline: Duration,
+                      authorized: Bool = false, onBytes: (@Sendable (_ bytes: Int, _ declaredLength: Int?) -> Void)? = nil) async throws(FetchError) -> FetchedBody {
+        let started = ContinuousClock.now
+        var current = url
+        var seen: Set<String> = [url]
+        for _ in 0...Self.maximumRedirects {
+            guard let parsed = URL(string: current), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                  let host = parsed.host, !host.isEmpty else { throw current == url ? .badURL(current) : .redirectNotWeb(current) }
+            var request = HTTPClientRequest(url: current)
+            request.method = method
+            request.headers.add(name: "User-Agent", value: userAgent)
+            if authorized, let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+            for (name, value) in extra { request.headers.add(name: name, value: value) }
+            requests.withLock { $0 += 1 }
+            let response: HTTPClientResponse
+            do {
+                let left = started + deadline - ContinuousClock.now
+                response = try await client.execute(request, timeout: .nanoseconds(max(left, .milliseconds(1)).nanoseconds))
+            } catch {
+                throw Self.translate(error, host: host)
+            }
+            let status = Int(response.status.code)
+            if (300..<400).contains(status), status != 304, let location = response.headers.first(name: "Location") {
+                // Drain nothing: the connection is dropped with the response.
+                guard let next = URL(string: location, relativeTo: parsed)?.absoluteString else { throw .redirectNotWeb(location) }
+                guard seen.insert(next).inserted else { throw .tooManyRedirects }
+                current = next
+                continue
+            }
+            let bytes = try await readBody(response, limit: limit, host: host, until: started + deadline, onBytes: onBytes)
+            let headers = response.headers.map { ($0.name, $0.value) }
+            guard (200..<300).contains(status) || status == 304 else {
+                throw .status(status, message: Self.serverMessage(bytes))
+            }
+            return FetchedBody(status: status, headers: headers, bytes: bytes, url: current)
+        }
+        throw .tooManyRedirects
+    }
+
+    private func readBody(_ response: HTTPClientResponse, limit: Int, host: String, until deadline: ContinuousClock.Instant,
+                          onBytes: (@Sendable (Int, Int?) -> Void)?) async throws(FetchError) -> [UInt8] {
+        let declared = response.headers.first(name: "Content-Length").flatMap(Int.init)
+        if let declared, declared > limit { throw .tooLarge(limit: limit) }
+        var bytes: [UInt8] = []
+        do {
+            for try await chunk in response.body {
+                received.withLock { $0 += chunk.readableBytes }
+                onBytes?(chunk.readableBytes, declared)
+                guard bytes.count + chunk.readableBytes <= limit else { throw FetchError.tooLarge(limit: limit) }
+                bytes.append(contentsOf: chunk.readableBytesView)
+                // The client's deadline covers the head; the body is held to it here (a
+                // server that trickles a byte a second never trips the read time-out).
+                if ContinuousClock.now > deadline { throw FetchError.timedOut(host: host) }
+            }
+        } catch let error as FetchError {
+            throw error
+        } catch {
+            if Task.isCancelled { throw .cancelled }
+            let translated = Self.translate(error, host: host)
+            if case .unreachable = translated { throw .cutShort(received: bytes.count) }
+            throw translated
+        }
+        return bytes
+    }
+
+    static func translate(_ error: any Error, host: String) -> FetchError {
+        if error is CancellationError || Task.isCancelled { return .cancelled }
+        if let client = error as? HTTPClientError {
+            switch client {
+            case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout: return .timedOut(host: host)
+            case .cancelled: return .cancelled
+            case .remoteConnectionClosed, .bodyLengthMismatch: return .cutShort(received: 0)
+            default: return .unreachable(host: host, reason: "\(client)")
+            }
+        }
+        let text = "\(error)"
+        if text.contains("connectTimeout") || text.contains("Timeout") { return .timedOut(host: host) }
+        if text.contains("refused") || text.contains("ECONNREFUSED") { return .unreachable(host: host, reason: "connection refused") }
+        return .unreachable(host: host, reason: PlainTextURL.shown(text))
+    }
+
+    /// The `error` of a JSON error body, or nil.
+    static func serverMessage(_ bytes: [UInt8]) -> String? {
+        struct ErrorBody: Decodable { let error: String }
+        guard let message = try? JSONDecoder().decode(ErrorBody.self, from: Data(bytes)).error else { return nil }
+        return PlainTextURL.shown(message)
+    }
+}

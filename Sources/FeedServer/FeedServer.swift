@@ -70,6 +70,7 @@ public struct FeedServer: Sendable {
     public func run(onRunning: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         let router = Router()
         routes.add(to: router)
+        HostileRoutes(posts: routes.posts, media: routes.media, scheme: routes.scheme).add(to: router)
         var logger = Logger(label: "destinations-feed")
         logger.logLevel = .warning
         let server: HTTPServerBuilder

@@ -1,0 +1,179 @@
+import CoreKit
+import FeedFormat
+import Foundation
+
+/// A page of a feed as the main thread receives it: parsed, its BlurHashes decoded, all
+/// off the main thread.
+public struct FeedPageArrival: Sendable {
+    public var page: TimelinePage
+    /// Each post's placeholder colours (`FeedPager.placeholderSize`), where its hash was valid.
+    public var placeholders: [String: Blurhash.Grid]
+    /// From the request to the parsed page.
+    public var latency: Duration
+    public var bodyBytes: Int
+}
+
+/// What the pager posts to the frame loop.
+public enum FeedPagerEvent: Sendable {
+    case arrived(FeedPageArrival)
+    /// The page failed and will be asked again after `retryIn` (nil: not worth asking again).
+    case failed(FetchError, retryIn: Duration?)
+}
+
+/// The pages of a feed: the first `GET URL?limit=40`, then each `Link rel="next"`.
+///
+/// Paging is data prefetch: the frame loop calls ``loadMore()`` when fewer than two screens
+/// of posts remain below the viewport (or the person presses `G`); one request at a time,
+/// for the one cursor there is. The request, the parse and the BlurHash decoding run on a
+/// task, below the frame loop; the result is posted to ``events`` and applied by the data
+/// source in a later frame. A failed page is asked again after 1, 2, 4 … 30 s (a 4xx that
+/// is not 408/429 is not: the header says why and `G` tries again).
+public final class FeedPager: Sendable {
+    public static let pageSize = 40
+    /// The largest page body read (80 statuses of Mastodon are about 400 KB).
+    public static let pageLimit = 8 << 20
+    public static let pageDeadline: Duration = .seconds(30)
+    /// Placeholder colours per post: enough for a thumbnail of a few cells.
+    public static let placeholderSize = (width: 8, height: 6)
+
+    public let events: Mailbox<FeedPagerEvent>
+    private let fetcher: HTTPFetcher
+    private let state: Lock<State>
+
+    struct State: Sendable {
+        var next: String?
+        var loading = false
+        var ended = false
+        var attempt = 0
+        var pages = 0
+        var task: Task<Void, Never>?
+    }
+
+    /// A pager whose first page is `url` (its `limit` set to ``pageSize`` unless it has one).
+    public init(url: String, fetcher: HTTPFetcher, wake: WakeSignal?) {
+        self.fetcher = fetcher
+        events = Mailbox(wake: wake)
+        state = Lock(State(next: Self.withLimit(url)))
+    }
+
+    /// Pages received so far.
+    public var pages: Int { state.withLock { $0.pages } }
+    /// True while a page is being fetched (or waits for its retry).
+    public var isLoading: Bool { state.withLock { $0.loading } }
+    /// True after a page without a next link.
+    public var hasEnded: Bool { state.withLock { $0.ended } }
+
+    /// Asks for the next page unless one is under way or the feed has ended; returns
+    /// whether a request started. Never waits.
+    @discardableResult
+    public func loadMore() -> Bool {
+        let url: String? = state.withLock { state in
+            guard !state.loading, !state.ended, let next = state.next else { return nil }
+            state.loading = true
+            return next
+        }
+        guard let url else { return false }
+        let task = Task.detached(priority: .low) { [self] in await fetchPage(url) }
+        state.withLock { $0.task = task }
+        return true
+    }
+
+    /// Stops the request under way (the app is quitting).
+    public func stop() {
+        state.withLock { $0.task }?.cancel()
+    }
+
+    /// Fetches the first page on the calling thread, for the start: the grid has nothing
+    /// to show before it, and a wrong URL is reported before the terminal is touched.
+    public func loadFirstPage() throws(FetchError) -> FeedPageArrival {
+        let url = state.withLock { state -> String? in
+            state.loading = true
+            return state.next
+        }
+        guard let url else { throw .badURL("") }
+        let result = Lock<Result<FeedPageArrival, FetchError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task.detached { [self] in
+            do throws(FetchError) {
+                let arrival = try await Self.page(url, fetcher: fetcher)
+                result.withLock { $0 = .success(arrival) }
+            } catch {
+                result.withLock { $0 = .failure(error) }
+            }
+            done.signal()
+        }
+        done.wait()
+        switch result.withLock({ $0 })! {
+        case .success(let arrival):
+            accept(arrival)
+            return arrival
+        case .failure(let error):
+            state.withLock { $0.loading = false }
+            throw error
+        }
+    }
+
+    private func accept(_ arrival: FeedPageArrival) {
+        state.withLock { state in
+            state.loading = false
+            state.attempt = 0
+            state.pages += 1
+            state.next = arrival.page.next
+            state.ended = arrival.page.next == nil
+        }
+    }
+
+    private func fetchPage(_ url: String) async {
+        while !Task.isCancelled {
+            do throws(FetchError) {
+                let arrival = try await Self.page(url, fetcher: fetcher)
+                accept(arrival)
+                events.post(.arrived(arrival))
+                return
+            } catch {
+                if case .cancelled = error { return }
+                let attempt = state.withLock { state in
+                    state.attempt += 1
+                    return state.attempt
+                }
+                guard error.isTransient else {
+                    state.withLock { $0.loading = false }
+                    events.post(.failed(error, retryIn: nil))
+                    return
+                }
+                let delay = Self.backoff(attempt: attempt)
+                events.post(.failed(error, retryIn: delay))
+                try? await Task.sleep(for: delay)
+            }
+        }
+        state.withLock { $0.loading = false }
+    }
+
+    /// 1, 2, 4, 8, 16, 30, 30 … seconds.
+    public static func backoff(attempt: Int) -> Duration {
+        .seconds(min(30, 1 << min(max(attempt - 1, 0), 5)))
+    }
+
+    static func page(_ url: String, fetcher: HTTPFetcher) async throws(FetchError) -> FeedPageArrival {
+        let started = ContinuousClock.now
+        let body = try await fetcher.fetch(url, headers: [("Accept", "application/json")], limit: pageLimit, deadline: pageDeadline, authorized: true)
+        let page: TimelinePage
+        do { page = try TimelinePage.parse(body.bytes, link: body.header("Link")) } catch { throw .status(body.status, message: error.description) }
+        var placeholders: [String: Blurhash.Grid] = [:]
+        for post in page.posts {
+            if let hash = post.blurhash, let grid = Blurhash.decode(hash, width: placeholderSize.width, height: placeholderSize.height) {
+                placeholders[post.thumbnailURL] = grid
+            }
+        }
+        return FeedPageArrival(page: page, placeholders: placeholders, latency: ContinuousClock.now - started, bodyBytes: body.bytes.count)
+    }
+
+    /// `url` with `limit=40` added when it names no limit.
+    static func withLimit(_ url: String) -> String {
+        guard var components = URLComponents(string: url) else { return url }
+        var items = components.queryItems ?? []
+        if !items.contains(where: { $0.name == "limit" }) { items.append(URLQueryItem(name: "limit", value: String(pageSize))) }
+        components.queryItems = items
+        return components.string ?? url
+    }
+}

@@ -1,0 +1,233 @@
+import CoreKit
+import FeedClient
+import FeedFormat
+import FeedServer
+import Foundation
+import ImagePipeline
+import Testing
+
+/// The real client against `destinations-feed` on loopback: what the server counted is
+/// the evidence (requests, bytes, transfers of one URL at once).
+@Suite(.serialized) struct FeedClientTests {
+    @Test func pagesFollowTheLinkHeaderToTheEnd() async throws {
+        let feed = try await LoopbackFeed.start { $0.posts = 95 }
+        defer { Task { await feed.stop() } }
+        let fetcher = try HTTPFetcher()
+        defer { fetcher.shutdown() }
+        let pager = FeedPager(url: feed.timeline, fetcher: fetcher, wake: nil)
+        let first = try await onThread { Result { () throws(FetchError) in try pager.loadFirstPage() } }.get()
+        #expect(first.page.posts.count == 40)
+        #expect(first.placeholders.count == 40, "every bundled post has a BlurHash")
+        var posts = first.page.posts
+        while !pager.hasEnded {
+            #expect(pager.loadMore())
+            #expect(!pager.loadMore(), "one request per cursor at a time")
+            posts += try await nextArrival(pager).page.posts
+        }
+        #expect(posts.count == 95)
+        #expect(Set(posts.map(\.statusID)).count == 95)
+        #expect(pager.pages == 3)
+        #expect(feed.stats.timelineRequests == 3)
+        #expect(!pager.loadMore(), "the end is the end")
+    }
+
+    @Test func aBearerTokenIsSentAndARefusalSaysWhy() async throws {
+        let feed = try await LoopbackFeed.start { $0.token = "s3cret" }
+        defer { Task { await feed.stop() } }
+        let anonymous = try HTTPFetcher()
+        defer { anonymous.shutdown() }
+        let refused = await onThread { Result { () throws(FetchError) in try FeedPager(url: feed.timeline, fetcher: anonymous, wake: nil).loadFirstPage() } }
+        #expect(throws: FetchError.status(401, message: "The access token is invalid")) { try refused.get() }
+        let member = try HTTPFetcher(token: "s3cret")
+        defer { member.shutdown() }
+        let page = try await onThread { Result { () throws(FetchError) in try FeedPager(url: feed.timeline, fetcher: member, wake: nil).loadFirstPage() } }.get()
+        #expect(page.page.posts.count == 40)
+    }
+
+    @Test func oneTransferPerURLAtATime() async throws {
+        let feed = try await LoopbackFeed.start { $0.shape.latency = .milliseconds(300) }
+        defer { Task { await feed.stop() } }
+        let fetcher = try HTTPFetcher()
+        defer { fetcher.shutdown() }
+        let source = HTTPPhotoSource(fetcher: fetcher, folder: temporaryFolder())
+        let asset = AssetID(path: "\(feed.base)/media/preview/7.jpg")
+        let paths = await withTaskGroup(of: String?.self) { group in
+            for request in 0..<8 {
+                group.addTask { await onThread { try? source.fetch(asset, request: request, cancellation: Cancellable()) } }
+            }
+            return await group.reduce(into: [String?]()) { $0.append($1) }
+        }
+        #expect(Set(paths).count == 1 && paths[0] != nil)
+        #expect(feed.stats.previewRequests == 1, "the server saw one transfer")
+        #expect(source.counters.transfers == 1)
+        #expect(source.counters.coalesced == 7)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: try #require(paths[0])))
+        #expect(bytes.starts(with: [0xFF, 0xD8]), "a JPEG")
+        // Asked again, it comes from the run's folder: no request.
+        _ = try source.fetch(asset, request: 9, cancellation: Cancellable())
+        #expect(feed.stats.previewRequests == 1)
+    }
+
+    @Test func cancellingStopsTheBytes() async throws {
+        // 40 KB/s: an original of several hundred KB takes seconds; cancelled after 0.5 s.
+        let feed = try await LoopbackFeed.start { $0.shape.bytesPerSecond = 40_000 }
+        defer { Task { await feed.stop() } }
+        let fetcher = try HTTPFetcher()
+        defer { fetcher.shutdown() }
+        let source = HTTPPhotoSource(fetcher: fetcher, folder: temporaryFolder())
+        let cancellation = Cancellable()
+        let asset = AssetID(path: "\(feed.base)/media/original/0.jpg")
+        async let result = onThread { try? source.fetch(asset, request: 0, cancellation: cancellation) }
+        try await Task.sleep(for: .milliseconds(500))
+        cancellation.cancel()
+        #expect(await result == nil)
+        // The server sees its client leave; give it time to notice.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while feed.stats.abandoned == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        let stats = feed.stats
+        let whole = try Data(contentsOf: URL(fileURLWithPath: BundledPhotos.original(0))).count
+        #expect(stats.abandoned == 1)
+        #expect(stats.originalBytes < whole / 2, "\(stats.originalBytes) of \(whole) bytes sent")
+        #expect(source.counters.cancelledInFlight == 1)
+        #expect(source.counters.bytesAfterCancel <= 64 << 10, "\(source.counters.bytesAfterCancel) bytes after the cancel")
+    }
+
+    @Test func validatorsAndRanges() async throws {
+        let feed = try await LoopbackFeed.start()
+        defer { Task { await feed.stop() } }
+        let fetcher = try HTTPFetcher()
+        defer { fetcher.shutdown() }
+        let url = "\(feed.base)/media/preview/3.jpg"
+        let whole = try await fetcher.fetch(url, limit: 1 << 20, deadline: .seconds(10))
+        let etag = try #require(whole.header("ETag"))
+        #expect(whole.header("Last-Modified").flatMap(HTTPDate.parse) != nil)
+        #expect(whole.header("Cache-Control")?.contains("max-age") == true)
+        let notModified = try await fetcher.fetch(url, headers: [("If-None-Match", etag)], limit: 1 << 20, deadline: .seconds(10))
+        #expect(notModified.status == 304 && notModified.bytes.isEmpty)
+        let tail = try await fetcher.fetch(url, headers: [("Range", "bytes=100-"), ("If-Range", etag)], limit: 1 << 20, deadline: .seconds(10))
+        #expect(tail.status == 206)
+        #expect(tail.bytes == Array(whole.bytes[100...]))
+        // A validator that no longer matches: the whole body again.
+        let changed = try await fetcher.fetch(url, headers: [("Range", "bytes=100-"), ("If-Range", "\"other\"")], limit: 1 << 20, deadline: .seconds(10))
+        #expect(changed.status == 200 && changed.bytes == whole.bytes)
+        // The preview was made once and kept: the same bytes from a new server on the same folder.
+        #expect(whole.bytes.count > 1000)
+    }
+
+    @Test func hostileServersGetAClearMessage() async throws {
+        let feed = try await LoopbackFeed.start()
+        defer { Task { await feed.stop() } }
+        let fetcher = try HTTPFetcher()
+        defer { fetcher.shutdown() }
+        func page(_ path: String) async -> Result<FeedPageArrival, FetchError> {
+            await onThread { Result { () throws(FetchError) in try FeedPager(url: "\(feed.base)/_hostile/\(path)", fetcher: fetcher, wake: nil).loadFirstPage() } }
+        }
+        await #expect(throws: FetchError.status(200, message: FeedError.html.description)) { try await page("html").get() }
+        await #expect(throws: FetchError.status(429, message: "Too many requests")) { try await page("error").get() }
+        await #expect(throws: FetchError.tooLarge(limit: FeedPager.pageLimit)) { try await page("huge").get() }
+        await #expect(throws: FetchError.tooManyRedirects) { try await page("redirect-loop").get() }
+        await #expect(throws: FetchError.redirectNotWeb("file:///etc/passwd")) { try await page("redirect-file").get() }
+        if case .failure(.status(200, let message)) = await page("truncated") {
+            #expect(message?.contains("not valid JSON") == true)
+        } else {
+            Issue.record("a truncated page is an error")
+        }
+        let escapes = try await page("escapes").get()
+        for post in escapes.page.posts {
+            for text in [post.title, post.region] {
+                #expect(!text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }, "\(text.debugDescription)")
+            }
+        }
+        // A body that lies about its length, and one that never ends, as photos.
+        let source = HTTPPhotoSource(fetcher: fetcher, folder: temporaryFolder())
+        #expect(throws: ImageError.self) { try source.fetch(AssetID(path: "\(feed.base)/_hostile/lying-length"), request: 0, cancellation: Cancellable()) }
+        #expect(throws: ImageError.self) { try source.fetch(AssetID(path: "\(feed.base)/_hostile/endless"), request: 1, cancellation: Cancellable()) }
+        // Nothing was kept of either.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: source.folder.path).isEmpty)
+    }
+
+    @Test func aSlowLorisTimesOut() async throws {
+        let feed = try await LoopbackFeed.start()
+        defer { Task { await feed.stop() } }
+        let fetcher = try HTTPFetcher()
+        defer { fetcher.shutdown() }
+        await #expect(throws: FetchError.timedOut(host: "127.0.0.1")) {
+            try await fetcher.fetch("\(feed.base)/_hostile/slow-loris", limit: 1 << 20, deadline: .seconds(2))
+        }
+    }
+
+    @Test func unreachableAndBadURLs() async throws {
+        let fetcher = try HTTPFetcher(connectTimeout: .seconds(2))
+        defer { fetcher.shutdown() }
+        // A port nothing listens on (bound and closed by the server helper would race; 9 is discard, closed here).
+        await #expect(throws: FetchError.self) { try await fetcher.fetch("http://127.0.0.1:9/api/v1/timelines/public", limit: 1024, deadline: .seconds(5)) }
+        await #expect(throws: FetchError.badURL("ftp://example.org/x")) { try await fetcher.fetch("ftp://example.org/x", limit: 1024, deadline: .seconds(5)) }
+        await #expect(throws: FetchError.badURL("not a url")) { try await fetcher.fetch("not a url", limit: 1024, deadline: .seconds(5)) }
+    }
+
+    @Test func httpsWithHTTP2AndACertificateMadeNow() async throws {
+        let folder = temporaryFolder()
+        let certificate = folder.appendingPathComponent("cert.pem").path, key = folder.appendingPathComponent("key.pem").path
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
+                             "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        try #require(openssl.terminationStatus == 0, "openssl made a certificate")
+        let feed = try await LoopbackFeed.start {
+            $0.tlsCertificate = certificate
+            $0.tlsKey = key
+        }
+        defer { Task { await feed.stop() } }
+        #expect(feed.scheme == "https")
+        // Not trusted: refused.
+        let stranger = try HTTPFetcher()
+        defer { stranger.shutdown() }
+        await #expect(throws: FetchError.self) { try await stranger.fetch(feed.timeline, limit: 1 << 20, deadline: .seconds(10)) }
+        let trusting = try HTTPFetcher(trust: certificate)
+        defer { trusting.shutdown() }
+        let page = try await trusting.fetch(feed.timeline + "?limit=3", limit: 1 << 20, deadline: .seconds(10))
+        let parsed = try TimelinePage.parse(page.bytes, link: page.header("Link"))
+        #expect(parsed.posts.count == 3)
+        #expect(parsed.posts[0].thumbnailURL.hasPrefix("https://127.0.0.1:\(feed.port)/"))
+    }
+
+    // MARK: Helpers
+
+    func nextArrival(_ pager: FeedPager) async throws -> FeedPageArrival {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            for event in pager.events.drain() {
+                switch event {
+                case .arrived(let arrival): return arrival
+                case .failed(let error, _): throw error
+                }
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw TestFailure("no page arrived")
+    }
+}
+
+func temporaryFolder() -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("feed-test-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+}
+
+enum BundledPhotos {
+    /// The file post `index` of the bundled catalogue shows.
+    static func original(_ index: Int) -> String {
+        let assets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Assets")
+        struct Catalogue: Decodable {
+            struct Post: Decodable { let assetID: String }
+            let posts: [Post]
+        }
+        let catalogue = try! JSONDecoder().decode(Catalogue.self, from: Data(contentsOf: assets.appendingPathComponent("catalog.json")))
+        let id = catalogue.posts[index % catalogue.posts.count].assetID
+        return ["jpg", "jpeg", "png"].map { assets.appendingPathComponent("photos/\(id).\($0)").path }.first(where: FileManager.default.fileExists(atPath:))!
+    }
+}

@@ -1,0 +1,60 @@
+import CoreKit
+import FeedClient
+import FeedServer
+import Foundation
+
+/// `destinations-feed` in this process, on a free loopback port, for one test.
+final class LoopbackFeed: Sendable {
+    let server: FeedServer
+    let port: Int
+    let scheme: String
+    private let task: Task<Void, any Error>
+
+    /// Starts a server with `configure`'s options (port 0, previews in a fresh folder).
+    static func start(_ configure: (inout FeedServer.Options) -> Void = { _ in }) async throws -> LoopbackFeed {
+        var options = FeedServer.Options()
+        options.port = 0
+        options.posts = 200
+        options.previewFolder = FileManager.default.temporaryDirectory.appendingPathComponent("feed-previews-\(UUID().uuidString)").path
+        configure(&options)
+        let server = try FeedServer(options: options)
+        let port = Lock<Int?>(nil)
+        let task = Task { try await server.run { taken in port.withLock { $0 = taken } } }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while port.withLock({ $0 }) == nil {
+            guard ContinuousClock.now < deadline else { throw TestFailure("the feed server did not start") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return LoopbackFeed(server: server, port: port.withLock { $0 }!, scheme: options.tlsCertificate == nil ? "http" : "https", task: task)
+    }
+
+    private init(server: FeedServer, port: Int, scheme: String, task: Task<Void, any Error>) {
+        self.server = server
+        self.port = port
+        self.scheme = scheme
+        self.task = task
+    }
+
+    var base: String { "\(scheme)://127.0.0.1:\(port)" }
+    var timeline: String { "\(base)/api/v1/timelines/public" }
+    var stats: ServerStats.Snapshot { server.stats.snapshot }
+
+    func stop() async {
+        task.cancel()
+        _ = try? await task.value
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Runs `body` on a thread of its own (the photo source blocks its caller, as a transfer
+/// worker does) and returns its result.
+func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        let thread = Thread { continuation.resume(returning: body()) }
+        thread.start()
+    }
+}
