@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "CollectionView", dependencies: ["CoreKit", "CellCanvas", "DiffableData", "RenderLoop"]),
 
         // The app's model: destination posts and the catalogue (no UI).
-        .target(name: "DestinationsModel", dependencies: ["CoreKit", "ImagePipeline"]),
+        .target(name: "DestinationsModel", dependencies: ["CoreKit", "FeedFormat", "ImagePipeline"]),
 
         // A feed's wire format: Mastodon timelines, Link headers, BlurHash, HTML to plain text.
         .target(name: "FeedFormat"),
@@ -92,7 +92,8 @@ let package = Package(
         .executableTarget(
             name: "destinations",
             dependencies: [
-                "CoreKit", "CellCanvas", "CollectionView", "DestinationsModel", "ImagePipeline", "RenderLoop", "DiffableData", "TerminalFront",
+                "CoreKit", "CellCanvas", "CollectionView", "DestinationsModel", "FeedClient", "FeedFormat", "ImagePipeline", "RenderLoop", "DiffableData",
+                "TerminalFront",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

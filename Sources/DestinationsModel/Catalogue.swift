@@ -1,3 +1,4 @@
+import FeedFormat
 import Foundation
 import ImagePipeline
 
@@ -45,6 +46,13 @@ public struct Catalogue: Sendable {
 
     private(set) var entries: [Entry]
     private(set) var photoPaths: [String: String]
+    /// A feed's originals by asset id (the grid shows `photoPaths`, the previews).
+    private var originalPaths: [String: String] = [:]
+    /// A feed's status ids, each post once (pages may overlap when the timeline moves).
+    private var statusIDs: [String] = []
+    private var seenStatusIDs: Set<String> = []
+    /// True for the posts of a feed (`--feed`): photos are URLs, and posts grow page by page.
+    public private(set) var isFeed = false
     /// False while a ``PhotoFolderScan`` is still reading the folder: more entries follow.
     public internal(set) var isComplete = true
     /// A photo folder's name: the region of each of its posts.
@@ -106,6 +114,35 @@ public struct Catalogue: Sendable {
         region = folder.standardizedFileURL.lastPathComponent
     }
 
+    /// A feed's catalogue before its first page: posts are added by ``appendFeedPosts(_:)``.
+    public init(feedNamed name: String) {
+        entries = []
+        photoPaths = [:]
+        showsWholePhotosFirst = true
+        region = name
+        isFeed = true
+    }
+
+    /// Adds a page of a feed's posts, in order, skipping statuses already here; returns how
+    /// many were added. Each post shows its preview in the grid and its original large.
+    @discardableResult
+    public mutating func appendFeedPosts(_ posts: [FeedPost]) -> Int {
+        precondition(isFeed, "appendFeedPosts: not a feed's catalogue")
+        var added = 0
+        for post in posts where seenStatusIDs.insert(post.statusID).inserted {
+            let id = entries.count + 1
+            entries.append(Entry(id: id, title: post.title, region: post.region, numberOfLikes: post.likes, assetID: "\(id)"))
+            photoPaths["\(id)"] = post.thumbnailURL
+            originalPaths["\(id)"] = post.photoURL
+            statusIDs.append(post.statusID)
+            added += 1
+        }
+        return added
+    }
+
+    /// The status id of a feed's post `index` (nil outside a feed).
+    public func statusID(ofPost index: Int) -> String? { isFeed && index < statusIDs.count ? statusIDs[index] : nil }
+
     /// The folder's entries by name, hidden ones left out.
     static func fileNames(in folder: URL) throws(CatalogueError) -> [String] {
         do { return try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }.sorted() } catch {
@@ -156,13 +193,15 @@ public struct Catalogue: Sendable {
         let title = index < entries.count ? entry.title : "\(entry.title) #\(index / entries.count + 1)"
         return DestinationPost(id: index + 1, title: title, region: entry.region, numberOfLikes: likes(ofPost: index),
                                asset: AssetID(path: photoPaths[entry.assetID]!,
-                                              window: showsWholePhotosFirst && index < entries.count ? .whole : Self.window(for: index)))
+                                              window: showsWholePhotosFirst && index < entries.count ? .whole : Self.window(for: index)),
+                               original: originalPaths[entry.assetID].map { AssetID(path: $0) })
     }
 
     /// Post `index`'s likes in the catalogue, without making the post (no strings).
     /// - Complexity: O(1).
     public func likes(ofPost index: Int) -> Int {
-        (entries[index % entries.count].numberOfLikes &+ (index / entries.count) &* 7919) % 100_000
+        if isFeed { return entries[index].numberOfLikes }
+        return (entries[index % entries.count].numberOfLikes &+ (index / entries.count) &* 7919) % 100_000
     }
 
     /// Entry `index`'s title and region as the file has them (posts repeating the entry

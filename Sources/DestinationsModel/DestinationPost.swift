@@ -8,4 +8,7 @@ public struct DestinationPost: Identifiable, Sendable, Hashable {
     public var numberOfLikes: Int
     /// The photo and the window of it this post shows; unique per post.
     public let asset: AssetID
+    /// What the detail view opens, when it is not `asset` (a feed's original photo; the
+    /// grid shows its preview).
+    public var original: AssetID? = nil
 }

@@ -1,11 +1,18 @@
-import AsyncHTTPClient
+// The HTTP stack stays an implementation detail: its modules are not part of this
+// module's interface, so the app that imports FeedClient never loads them.
+internal import AsyncHTTPClient
 import CoreKit
 import Foundation
 import ImagePipeline
-import NIOCore
-import NIOHTTP1
-import NIOPosix
-import NIOSSL
+internal import NIOCore
+internal import NIOHTTP1
+internal import NIOPosix
+internal import NIOSSL
+
+/// The methods the feed uses.
+public enum FetchMethod: Sendable {
+    case get, post
+}
 
 /// Why a request brought nothing usable; the header shows ``description``.
 public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -123,7 +130,7 @@ public final class HTTPFetcher: Sendable {
     /// bytes after a cancel). Task cancellation ends the transfer and closes its
     /// connection. Non-2xx answers other than 304 and 206 are errors with the server's
     /// message when it sent one.
-    public func fetch(_ url: String, method: HTTPMethod = .GET, headers extra: [(String, String)] = [], limit: Int, deadline: Duration,
+    public func fetch(_ url: String, method: FetchMethod = .get, headers extra: [(String, String)] = [], limit: Int, deadline: Duration,
                       authorized: Bool = false, onBytes: (@Sendable (_ bytes: Int, _ declaredLength: Int?) -> Void)? = nil) async throws(FetchError) -> FetchedBody {
         let started = ContinuousClock.now
         var current = url
@@ -132,7 +139,7 @@ public final class HTTPFetcher: Sendable {
             guard let parsed = URL(string: current), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",
                   let host = parsed.host, !host.isEmpty else { throw current == url ? .badURL(current) : .redirectNotWeb(current) }
             var request = HTTPClientRequest(url: current)
-            request.method = method
+            request.method = method == .get ? .GET : .POST
             request.headers.add(name: "User-Agent", value: userAgent)
             if authorized, let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
             for (name, value) in extra { request.headers.add(name: name, value: value) }

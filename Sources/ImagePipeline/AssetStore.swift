@@ -44,7 +44,7 @@ public struct AssetCompletion: Sendable {
 public final class AssetStore {
     let cache: PreparedImageCache
     let colorMode: CellColorMode
-    let placeholders: PlaceholderCatalog
+    private(set) var placeholders: PlaceholderCatalog
     /// The main thread's own preparer, for ``prepareOnThisThread(_:)`` only.
     /// Symbols always: `--images sync` prepares anew at every configuration, uncached, so
     /// kitty images made there would pile up in the terminal.
@@ -99,6 +99,12 @@ public final class AssetStore {
         self.loader = loader
         self.colorMode = colorMode
         self.placeholders = placeholders
+    }
+
+    /// Adds placeholder colours for a remote photo (a feed's BlurHash, decoded off the main
+    /// thread); cells still showing the neutral placeholder get them at their next configuration.
+    public func addPlaceholder(columns: Int, rows: Int, rgb: [UInt32], forURL url: String) {
+        placeholders.add(columns: columns, rows: rows, rgb: rgb, forURL: url)
     }
 
     /// The prepared image if cached, else the placeholder (with the error, if it failed).

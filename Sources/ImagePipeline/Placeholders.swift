@@ -11,7 +11,9 @@ public struct PlaceholderCatalog: Sendable {
         let rgb: [UInt32]
     }
 
-    private let grids: [String: Grid]
+    private var grids: [String: Grid]
+    /// Grids of remote photos (a feed's BlurHashes), by URL as given.
+    private var remoteGrids: [String: Grid] = [:]
 
     public init() { grids = [:] }
 
@@ -39,13 +41,20 @@ public struct PlaceholderCatalog: Sendable {
         self.grids = grids
     }
 
-    public var count: Int { grids.count }
+    public var count: Int { grids.count + remoteGrids.count }
+
+    /// Colours for a photo that is not a file (a feed's preview URL): `rgb` is `columns` ×
+    /// `rows` 0xRRGGBB values, row by row (a decoded BlurHash).
+    public mutating func add(columns: Int, rows: Int, rgb: [UInt32], forURL url: String) {
+        precondition(columns > 0 && rows > 0 && rgb.count == columns * rows, "PlaceholderCatalog.add: \(rgb.count) colours for \(columns)×\(rows)")
+        remoteGrids[url] = Grid(columns: columns, rows: rows, rgb: rgb)
+    }
 
     /// A placeholder for `asset` on a `columns` × `rows` canvas: blank cells coloured like
     /// the region of the photo they stand for; neutral grey for a photo with no grid.
     /// - Complexity: O(cells).
     public func placeholder(for asset: AssetID, columns: Int, rows: Int, colorMode: CellColorMode) -> CellImage {
-        let grid = grids[URL(fileURLWithPath: asset.path).standardizedFileURL.path]
+        let grid = remoteGrids[asset.path] ?? grids[URL(fileURLWithPath: asset.path).standardizedFileURL.path]
         var background = [UInt32](repeating: 0, count: columns * rows)
         for row in 0..<rows {
             for column in 0..<columns {

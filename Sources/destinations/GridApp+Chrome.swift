@@ -15,6 +15,10 @@ extension GridApp {
     /// How many posts are shown, and whether a query is still being computed.
     private var postsText: String {
         let shown = screen.source.numberOfItems, total = screen.postCount
+        if let feed {
+            let status = feed.status(posts: total, now: clock.now)
+            return shown == total || screen.isQuerying ? status : "\(shown) shown of " + status
+        }
         if !screen.catalogue.isComplete { return "\(total) photos so far, reading the folder…" }
         if screen.isQuerying {
             let doing = !screen.hasLoadedAll ? "loading" : screen.state.filter.isEmpty ? "sorting" : "filtering"

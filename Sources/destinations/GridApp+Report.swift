@@ -38,6 +38,7 @@ extension GridApp {
             thumbnailCache: store.thumbnails?.counters, thumbnailsPrepared: store.counters.prepared, minorFaultsPerFrame: stats.minorFaultsPerFrame,
             idle: idleMeasurement.map { $0.result(at: clock.now, bytesWritten: terminal.bytesWritten) }, quietWaits: scheduler.quietWaits,
             filterLatency: Self.percentiles(stats.filterLatencies),
-            settle: Self.percentiles(stats.settleTimes), interruptedRests: stats.interruptedRests)
+            settle: Self.percentiles(stats.settleTimes), interruptedRests: stats.interruptedRests,
+            network: feed.map { NetworkReport(feed: $0, loads: store.counters) })
     }
 }

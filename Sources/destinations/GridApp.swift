@@ -2,6 +2,7 @@ import CellCanvas
 import CollectionView
 import CoreKit
 import DestinationsModel
+import FeedClient
 import ImagePipeline
 import RenderLoop
 import TerminalFront
@@ -20,6 +21,8 @@ final class GridApp: FrameDelegate {
     var scenario: ScenarioDriver?
     /// A photo folder still being read: each update is a bigger catalogue.
     let photoScan: PhotoFolderScan?
+    /// A feed being browsed: each page grows the catalogue.
+    let feed: FeedSession?
     var stats: RunStats
     let startedAt: Duration
     /// The frame being drawn, kept and reset every frame (no allocation in the steady state).
@@ -81,7 +84,9 @@ final class GridApp: FrameDelegate {
         if graphics.output.drawsPixelCells { terminal.enablePixelImages() }
         theme = Theme.resolve(options.theme, background: terminal.probed.background)
         let store = GridLaunch.assetStore(options: options, images: images, clock: clock, wake: wake,
-                                          colorMode: GridLaunch.colorMode(for: terminal.capability), output: graphics.output)
+                                          colorMode: GridLaunch.colorMode(for: terminal.capability), output: graphics.output, feed: loaded.feed)
+        feed = loaded.feed
+        if let first = loaded.feed?.takeFirstPage() { Self.addPlaceholders(of: first, to: store) }
         let state = GridState(showsHUD: showsHUD, imageMode: options.images)
         let execution: BackgroundExecution = if case .scripted = images { .inline } else { .serialQueue }
         screen = GridScreen(state: state, catalogue: loaded.catalogue, postCount: loaded.posts, store: store, clock: clock,
@@ -121,7 +126,9 @@ final class GridApp: FrameDelegate {
             if screen.store.output.isKitty { terminal.sendGraphics(KittyGraphics.deletionOfAll) }
         }) { isDone }
         photoScan?.stop()
-        return (stop, makeReport())
+        let report = makeReport()
+        feed?.end()
+        return (stop, report)
     }
 
     /// Runs frames until `q` or the duration (on any clock; a test's is virtual), then
@@ -160,6 +167,29 @@ final class GridApp: FrameDelegate {
             screen.replaceCatalogue(latest)
             somethingHappened = true
         }
+        if let feed { drainFeed(feed) }
+    }
+
+    /// A feed's pages that arrived become posts (applied from the background, as any
+    /// query is), and the next page is asked for when fewer than two screens remain below.
+    private func drainFeed(_ feed: FeedSession) {
+        let arrivals = feed.takeArrivals(now: clock.now)
+        if !arrivals.isEmpty {
+            var catalogue = screen.catalogue
+            for arrival in arrivals {
+                catalogue.appendFeedPosts(arrival.page.posts)
+                Self.addPlaceholders(of: arrival, to: screen.store)
+            }
+            screen.replaceCatalogue(catalogue)
+            somethingHappened = true
+        }
+        let view = screen.view
+        let rowsBelow = view.layout.contentHeight - Int(view.physics.offset) - view.viewport.height
+        if screen.state.filter.isEmpty || feed.pagesToTheEnd { feed.pageIfNeeded(rowsBelow: rowsBelow, screenRows: view.viewport.height) }
+    }
+
+    static func addPlaceholders(of arrival: FeedPageArrival, to store: AssetStore) {
+        for (url, grid) in arrival.placeholders { store.addPlaceholder(columns: grid.width, rows: grid.height, rgb: grid.rgb, forURL: url) }
     }
 
     /// How many image completions this frame can take: each reconfigures a cell inside
@@ -270,8 +300,12 @@ final class GridApp: FrameDelegate {
         case .scroll(let rows): screen.view.scroll(byRows: Double(rows), at: time)
         case .wheel(let rows): screen.view.wheel(rows: Double(rows), at: time)
         case .page(let pages): screen.view.scrollPage(pages, at: time)
-        case .scrollToTop: screen.view.scrollToTop()
-        case .scrollToBottom: screen.view.scrollToBottom()
+        case .scrollToTop:
+            screen.view.scrollToTop()
+            feed?.pagesToTheEnd = false
+        case .scrollToBottom:
+            screen.view.scrollToBottom()
+            feed?.pagesToTheEnd = true
         case .reconfigure(let ids): screen.source.reconfigureItems(ids)
         case .openDetail(let id): screen.openDetail(id)
         case .closeDetail: screen.closeDetail()

@@ -35,6 +35,15 @@ struct GridCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Browse this folder's JPEG and PNG photos instead of the bundled Assets (other files are skipped and counted).", valueName: "dir"))
     var photos: String?
 
+    @Option(help: ArgumentHelp("Browse a Mastodon-style timeline instead (e.g. https://host/api/v1/timelines/public, or destinations-feed's): pages follow its Link header as you scroll.", valueName: "url"))
+    var feed: String?
+
+    @Option(help: ArgumentHelp("With --feed: sent as 'Authorization: Bearer'. DESTINATIONS_TOKEN sets it too (kept out of the process list).", valueName: "token"))
+    var token: String?
+
+    @Option(name: .customLong("trust-certificate"), help: ArgumentHelp("With --feed: trust this PEM certificate besides the system's (a server of your own).", valueName: "file"))
+    var trustCertificate: String?
+
     @Option(help: "Thumbnails as kitty images (kitty, Ghostty, WezTerm …), as sixel (xterm -ti vt340, foot, mlterm, Windows Terminal …), as iTerm2 inline images, or as symbols (any terminal, 24-bit where it has direct colour); auto asks the terminal. DESTINATIONS_GRAPHICS sets the default.")
     var graphics: GraphicsRequest?
 
@@ -94,6 +103,8 @@ struct GridCommand: ParsableCommand {
 
     func validate() throws {
         guard cellCost.isFinite, (0...1000).contains(cellCost) else { throw ValidationError("--cell-cost must be between 0 and 1000 ms, got \(cellCost)") }
+        if feed != nil && (photos != nil || posts != nil) { throw ValidationError("--feed shows the feed's posts: it cannot be combined with --photos or --posts") }
+        if feed == nil && (token != nil || trustCertificate != nil) { throw ValidationError("--token and --trust-certificate go with --feed") }
         if let posts, !(1...1_000_000).contains(posts) { throw ValidationError("--posts must be between 1 and 1000000, got \(posts)") }
         guard latency.isFinite, (0...10_000).contains(latency) else { throw ValidationError("--latency must be between 0 and 10000 ms, got \(latency)") }
         guard (1...4096).contains(cacheMb) else { throw ValidationError("--cache-mb must be between 1 and 4096, got \(cacheMb)") }
@@ -111,7 +122,8 @@ struct GridCommand: ParsableCommand {
         }
         let options = GridOptions(
             refreshRate: refreshRate, prefetch: prefetch == .on, images: images, cellCost: .milliseconds(cellCost),
-            posts: posts, photos: photos, latency: .milliseconds(latency), cacheBytes: cacheMb << 20, scenario: scenario,
+            posts: posts, photos: photos, feed: feed, token: token ?? ProcessInfo.processInfo.environment["DESTINATIONS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 },
+            trustCertificate: trustCertificate, latency: .milliseconds(latency), cacheBytes: cacheMb << 20, scenario: scenario,
             duration: duration.map { .milliseconds($0 * 1000) } ?? (scenario != nil ? .seconds(5) : nil),
             seed: seed, graphics: graphics, thumbnailCache: !noThumbnailCache, traceFrames: traceFile != nil, traceLifecycle: traceLifecycle != nil, stress: stress,
             workers: workers ?? AssetLoader.defaultWorkers, workerPriority: workerPriority, hud: hud.map { $0 == .on }, theme: theme)
@@ -143,6 +155,10 @@ struct GridOptions: Sendable {
     var cellCost: Duration = .zero
     var posts: Int?
     var photos: String?
+    /// `--feed`: a timeline's URL; `token` and `trustCertificate` go with it.
+    var feed: String?
+    var token: String?
+    var trustCertificate: String?
     var latency: Duration = .milliseconds(80)
     var cacheBytes = 64 << 20
     var scenario: ScenarioKind?
@@ -169,6 +185,11 @@ struct GridOptions: Sendable {
     /// ringing `wake` with each batch; with `--posts` (posts repeat the photos, so all
     /// must be known) it is read whole first.
     func loadCatalogue(wake: WakeSignal? = nil) throws -> LoadedCatalogue {
+        if let feed {
+            let session = try FeedSession(url: feed, token: token, trust: trustCertificate, wake: wake)
+            let catalogue = session.firstCatalogue()
+            return LoadedCatalogue(catalogue: catalogue, posts: catalogue.baseCount, feed: session)
+        }
         do {
             guard let photos else { return LoadedCatalogue(catalogue: try Catalogue(folder: GridLaunch.assetsFolder), posts: posts ?? 1000) }
             let folder = URL(fileURLWithPath: photos)
@@ -187,6 +208,8 @@ struct LoadedCatalogue {
     var catalogue: Catalogue
     var posts: Int
     var scan: PhotoFolderScan? = nil
+    /// A feed being browsed (`--feed`): its pages grow the catalogue.
+    var feed: FeedSession? = nil
 }
 
 extension WorkerPriority: ExpressibleByArgument {}

@@ -37,7 +37,7 @@ enum GridLaunch {
     /// The image store: worker threads behind the simulated network, or a scripted loader
     /// on the caller's clock.
     static func assetStore(options: GridOptions, images: GridApp.ImageLoading, clock: any FrameClock, wake: WakeSignal,
-                           colorMode: CellColorMode, output: ImageOutput = .symbols) -> AssetStore {
+                           colorMode: CellColorMode, output: ImageOutput = .symbols, feed: FeedSession? = nil) -> AssetStore {
         let placeholders = (try? PlaceholderCatalog(contentsOf: assetsFolder.appendingPathComponent("placeholders.json"))) ?? PlaceholderCatalog()
         let network = SimulatedNetworkSource(latency: options.latency, jitter: options.latency / 2, seed: options.seed)
         switch images {
@@ -45,7 +45,7 @@ enum GridLaunch {
             // The desktop's thumbnails serve your own photos; the bundled ones are decoded
             // every time on purpose (their decode cost is what the benchmarks measure).
             let thumbnails = options.photos != nil && options.thumbnailCache ? ThumbnailCache.user() : nil
-            return AssetStore(source: network, cacheLimit: options.cacheBytes, workers: options.workers, priority: options.workerPriority,
+            return AssetStore(source: feed?.photos ?? network, cacheLimit: options.cacheBytes, workers: options.workers, priority: options.workerPriority,
                               wake: wake, colorMode: colorMode, placeholders: placeholders, thumbnails: thumbnails, output: output)
         case .scripted(let prepare):
             let loader = ScriptedAssetLoader(now: { [clock] in clock.now }, latency: network.delay(forRequest:), prepare: prepare)

@@ -245,7 +245,8 @@ final class GridScreen: CollectionViewPrefetching {
     /// once, the photo prepared off the main thread at that size and swapped in when it
     /// arrives. The view follows ``GridState/detailID``; it never decides it.
     func openDetail(_ id: Int) {
-        let opened = DetailView(id: id, asset: catalogue.post(id - 1).asset, area: view.viewport)
+        let post = catalogue.post(id - 1)
+        let opened = DetailView(id: id, asset: post.original ?? post.asset, area: view.viewport)
         detail = opened
         loadDetailImage(opened)
     }

@@ -1,0 +1,120 @@
+import CoreKit
+import DestinationsModel
+import FeedClient
+import FeedFormat
+import Foundation
+import ImagePipeline
+
+/// A feed being browsed (`--feed URL`): the HTTP client, the pager, the photo source the
+/// image workers fetch through, and what the header and the report say of them.
+///
+/// Made before the terminal is touched: the first page is fetched on the calling thread, so
+/// a wrong URL, an unreachable host or a server that is not a timeline is one line and exit
+/// status 1, with the terminal as it was.
+final class FeedSession {
+    let url: String
+    let fetcher: HTTPFetcher
+    let pager: FeedPager
+    let photos: HTTPPhotoSource
+    /// The first page, parsed, until the grid takes it.
+    private(set) var firstPage: FeedPageArrival?
+    /// Statuses skipped (no image, too malformed) over all pages.
+    private(set) var skippedStatuses = 0
+    /// The last failure and when it will be retried, for the header; cleared by a page.
+    private(set) var problem: (error: FetchError, retryAt: Duration?)?
+    private(set) var pageLatencies: [Duration] = []
+    /// `G` on the feed: keep paging until the end is reached or the person moves up.
+    var pagesToTheEnd = false
+
+    init(url: String, token: String?, trust: String?, wake: WakeSignal?) throws {
+        self.url = url
+        do {
+            fetcher = try HTTPFetcher(token: token, userAgent: "destinations/\(Version.current)", trust: trust)
+        } catch {
+            throw AppError(description: "\(error)", status: 1)
+        }
+        pager = FeedPager(url: url, fetcher: fetcher, wake: wake)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("destinations-\(ProcessInfo.processInfo.processIdentifier)-photos")
+        photos = HTTPPhotoSource(fetcher: fetcher, folder: folder)
+        do {
+            let first = try pager.loadFirstPage()
+            firstPage = first
+            skippedStatuses = first.page.skipped
+            pageLatencies.append(first.latency)
+        } catch {
+            end()
+            throw AppError(description: "\(PlainText.clean(url)): \(error)", status: 1)
+        }
+    }
+
+    /// The catalogue of the first page (posts are added as pages arrive).
+    func firstCatalogue() -> Catalogue {
+        var catalogue = Catalogue(feedNamed: URL(string: url)?.host ?? "feed")
+        if let firstPage { catalogue.appendFeedPosts(firstPage.page.posts) }
+        return catalogue
+    }
+
+    /// The first page's placeholders, once (the grid adds them to its store).
+    func takeFirstPage() -> FeedPageArrival? {
+        defer { firstPage = nil }
+        return firstPage
+    }
+
+    /// What happened since the last frame: the pages that arrived (their failures are
+    /// kept for the header).
+    func takeArrivals(now: Duration) -> [FeedPageArrival] {
+        var arrivals: [FeedPageArrival] = []
+        for event in pager.events.drainIfAvailable() ?? [] {
+            switch event {
+            case .arrived(let arrival):
+                arrivals.append(arrival)
+                skippedStatuses += arrival.page.skipped
+                pageLatencies.append(arrival.latency)
+                problem = nil
+            case .failed(let error, let retryIn):
+                problem = (error, retryIn.map { now + $0 })
+            }
+        }
+        return arrivals
+    }
+
+    /// Asks for the next page when fewer than `screensLeft` remain below the viewport, or
+    /// when the person asked for the end; never while a page is under way.
+    func pageIfNeeded(rowsBelow: Int, screenRows: Int) {
+        guard !pager.hasEnded else {
+            pagesToTheEnd = false
+            return
+        }
+        if pagesToTheEnd || rowsBelow < 2 * max(1, screenRows) { pager.loadMore() }
+    }
+
+    /// The header's words for the feed: posts and pages, and what it is doing.
+    func status(posts: Int, now: Duration) -> String {
+        let pages = pager.pages
+        var text = "\(posts) posts · \(pages) page\(pages == 1 ? "" : "s")"
+        if skippedStatuses > 0 { text += " (\(skippedStatuses) without a photo)" }
+        if let problem {
+            text += " · \(problem.error)"
+            if let at = problem.retryAt { text += at > now ? " — retry in \(Int(((at - now) / .seconds(1)).rounded(.up))) s" : " — retrying…" }
+        } else if pager.isLoading {
+            text += " · loading more…"
+        } else if pager.hasEnded {
+            text += " · the end"
+        }
+        return text
+    }
+
+    /// Median and 95th percentile of page latencies so far.
+    var pageLatencyPercentiles: (p50: Duration, p95: Duration)? {
+        guard !pageLatencies.isEmpty else { return nil }
+        let sorted = pageLatencies.sorted()
+        return (sorted[(sorted.count - 1) / 2], sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.95).rounded(.up)) - 1)])
+    }
+
+    /// Stops the page under way, closes the connections and removes the run's photos.
+    func end() {
+        pager.stop()
+        fetcher.shutdown()
+        try? FileManager.default.removeItem(at: photos.folder)
+    }
+}
