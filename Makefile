@@ -8,7 +8,7 @@ E2E_DEPS     := xterm xvfb x11-apps netpbm xfonts-base xdotool kitty libgl1-mesa
 RELEASE_BIN  := .build/release
 ARGS         ?=
 
-.PHONY: deps deps-e2e install-packages build run test test-sixel test-kitty tsan fuzz soak bench bench-ticks bench-diff bench-images bench-collection clean
+.PHONY: deps deps-e2e install-packages build run feed test test-sixel test-kitty test-feed tsan fuzz soak bench bench-ticks bench-diff bench-images bench-collection clean
 
 deps:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEPS)"
@@ -32,6 +32,14 @@ build: deps
 run: build
 	$(RELEASE_BIN)/destinations $(ARGS)
 
+# A feed to browse on loopback (the bundled posts as a Mastodon timeline); FEED_ARGS shapes
+# it (--latency 80 --bandwidth 2000 --fail-rate 0.1 …). Browse it with
+#   make run ARGS="--feed http://127.0.0.1:8080/api/v1/timelines/public"
+FEED_ARGS ?=
+feed: deps
+	$(SWIFT) build -c release --product destinations-feed
+	$(RELEASE_BIN)/destinations-feed $(FEED_ARGS)
+
 test: deps
 	@$(MAKE) --no-print-directory deps-e2e || echo "make test: could not install the sixel test's terminal ($(E2E_DEPS))"
 	$(SWIFT) build --build-tests
@@ -42,6 +50,13 @@ test: deps
 	@status=0; python3 scripts/kitty_e2e.py .build/debug/destinations || status=$$?; \
 	  if [ $$status = 2 ]; then echo "make test: SKIPPED the kitty end-to-end test: its terminal is not installed"; \
 	  elif [ $$status != 0 ]; then exit $$status; fi
+	python3 scripts/feed_e2e.py .build/debug/destinations .build/debug/destinations-feed
+
+# The app over a real network: destinations-feed on loopback, headless and in tmux
+# (scripts/feed_e2e.py; also part of `make test`).
+test-feed: deps
+	$(SWIFT) build
+	python3 scripts/feed_e2e.py .build/debug/destinations .build/debug/destinations-feed
 
 # The grid in xterm -ti vt340 under Xvfb: photo pixels on screen, and where they go after a
 # scroll (scripts/sixel_e2e.py; also part of `make test`).
@@ -59,7 +74,7 @@ test-kitty: deps-e2e
 # The threaded parts of the tests, and one headless fling of the app, under ThreadSanitizer
 # (its own build folder). Any report fails the target.
 TSAN_BUILD := .build-tsan
-TSAN_TESTS := ^(CoreKitTests|ImagePipelineTests|CollectionViewTests|RenderLoopTests|DiffableDataTests|DestinationsModelTests)\.
+TSAN_TESTS := ^(CoreKitTests|ImagePipelineTests|CollectionViewTests|RenderLoopTests|DiffableDataTests|DestinationsModelTests|FeedTests)\.
 tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --build-path $(TSAN_BUILD)
 	@status=0; $(SWIFT) test --skip-build --sanitize=thread --build-path $(TSAN_BUILD) --filter '$(TSAN_TESTS)' > $(TSAN_BUILD)/tsan-tests.log 2>&1 || status=$$?; \
@@ -69,7 +84,10 @@ tsan: deps
 	  cat $(TSAN_BUILD)/tsan-app.log; [ $$status = 0 ] || exit $$status
 	@status=0; $(TSAN_BUILD)/debug/destinations --scenario search --duration 3 --posts 100000 --refresh-rate 120 --report text > $(TSAN_BUILD)/tsan-search.log 2>&1 || status=$$?; \
 	  cat $(TSAN_BUILD)/tsan-search.log; [ $$status = 0 ] || exit $$status
-	@if grep -q "WARNING: ThreadSanitizer" $(TSAN_BUILD)/tsan-tests.log $(TSAN_BUILD)/tsan-app.log $(TSAN_BUILD)/tsan-search.log; then echo "make tsan: data races reported (above)"; exit 1; fi
+	@status=0; python3 scripts/feed_run.py --server $(TSAN_BUILD)/debug/destinations-feed --server-args "--posts 2000 --latency 40" -- \
+	  $(TSAN_BUILD)/debug/destinations --scenario fling --duration 3 --refresh-rate 120 --report text > $(TSAN_BUILD)/tsan-feed.log 2>&1 || status=$$?; \
+	  cat $(TSAN_BUILD)/tsan-feed.log; [ $$status = 0 ] || exit $$status
+	@if grep -q "WARNING: ThreadSanitizer" $(TSAN_BUILD)/tsan-tests.log $(TSAN_BUILD)/tsan-app.log $(TSAN_BUILD)/tsan-search.log $(TSAN_BUILD)/tsan-feed.log; then echo "make tsan: data races reported (above)"; exit 1; fi
 	@echo "make tsan: no data race reported"
 
 # Benchmarks build in release mode and print their results; BENCHMARKS.md records them.

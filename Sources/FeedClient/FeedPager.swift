@@ -158,7 +158,7 @@ public final class FeedPager: Sendable {
         let started = ContinuousClock.now
         let body = try await fetcher.fetch(url, headers: [("Accept", "application/json")], limit: pageLimit, deadline: pageDeadline, authorized: true)
         let page: TimelinePage
-        do { page = try TimelinePage.parse(body.bytes, link: body.header("Link")) } catch { throw .status(body.status, message: error.description) }
+        do { page = try TimelinePage.parse(body.bytes, link: body.header("Link")) } catch { throw .notATimeline(error) }
         var placeholders: [String: Blurhash.Grid] = [:]
         for post in page.posts {
             if let hash = post.blurhash, let grid = Blurhash.decode(hash, width: placeholderSize.width, height: placeholderSize.height) {

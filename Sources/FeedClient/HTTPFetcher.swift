@@ -2,6 +2,7 @@
 // module's interface, so the app that imports FeedClient never loads them.
 internal import AsyncHTTPClient
 import CoreKit
+import FeedFormat
 import Foundation
 import ImagePipeline
 internal import NIOCore
@@ -25,11 +26,13 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     case redirectNotWeb(String)
     /// The connection ended before the body did (a reset, a lying Content-Length).
     case cutShort(received: Int)
+    /// The body came whole but is not what was asked for (a web page, broken JSON).
+    case notATimeline(FeedError)
     case cancelled
 
     public var description: String {
         switch self {
-        case .badURL(let url): "not an http(s) URL: \(PlainTextURL.shown(url))"
+        case .badURL: "not an http(s) URL"
         case let .unreachable(host, reason): "cannot reach \(host) (\(reason))"
         case .timedOut(let host): "\(host) did not answer in time"
         case let .status(code, message?): "the server answered \(code): \(message)"
@@ -38,6 +41,7 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         case .tooManyRedirects: "too many redirects"
         case .redirectNotWeb(let url): "a redirect to \(PlainTextURL.shown(url)), which is not http(s)"
         case .cutShort(let received): "the connection dropped after \(received) bytes"
+        case .notATimeline(let error): error.description
         case .cancelled: "cancelled"
         }
     }
@@ -46,6 +50,8 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     public var isTransient: Bool {
         switch self {
         case .unreachable, .timedOut, .cutShort: true
+        // JSON cut short is what a dropped connection without a Content-Length leaves.
+        case .notATimeline(.malformedJSON): true
         case .status(let code, _): code >= 500 || code == 429 || code == 408
         default: false
         }
@@ -85,7 +91,18 @@ public struct FetchedBody: Sendable {
 public final class HTTPFetcher: Sendable {
     public static let maximumRedirects = 5
     let client: HTTPClient
-    let group: MultiThreadedEventLoopGroup
+    /// Set by ``shutdown()``: later fetches fail at once as cancelled.
+    let closed = Lock(false)
+
+    /// One event-loop thread for every client of the process, at low priority, never shut
+    /// down: a transfer worker that starts a request while the app is quitting then gets an
+    /// error from the closed client, never a loop that is gone (NIO traps on that).
+    static let group: MultiThreadedEventLoopGroup = {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        // The event loop waits on sockets and copies bytes: it runs below the frame loop.
+        group.next().execute { _ = WorkerPriority.low.applyToCurrentThread() }
+        return group
+    }()
     let token: String?
     let userAgent: String
     /// Body bytes received, all requests (what the report counts as network bytes).
@@ -95,15 +112,11 @@ public final class HTTPFetcher: Sendable {
     /// `token`: sent as `Authorization: Bearer` to the feed's host only. `trust`: a PEM
     /// certificate to trust besides the system's (a server of your own, a test's).
     public init(token: String? = nil, userAgent: String = "destinations", trust: String? = nil, connectTimeout: Duration = .seconds(5)) throws {
-        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        // The event loop waits on sockets and copies bytes: it runs below the frame loop.
-        group.next().execute { _ = WorkerPriority.low.applyToCurrentThread() }
         var tls = TLSConfiguration.makeClientConfiguration()
         if let trust {
             do {
                 tls.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMFile(trust))]
             } catch {
-                try? group.syncShutdownGracefully()
                 throw FetchError.badURL("the certificate \(trust) cannot be read (\(error))")
             }
         }
@@ -111,16 +124,19 @@ public final class HTTPFetcher: Sendable {
                                                      timeout: .init(connect: .nanoseconds(connectTimeout.nanoseconds), read: .seconds(15)))
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 8
         configuration.httpVersion = .automatic
-        client = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: configuration)
+        client = HTTPClient(eventLoopGroupProvider: .shared(Self.group), configuration: configuration)
         self.token = token
         self.userAgent = userAgent
     }
 
-    /// Closes every connection; call once, at the end.
+    /// Ends every request under way and closes the connections; later fetches fail as
+    /// cancelled. Call once, at the end (and before the fetcher goes away).
     public func shutdown() {
+        guard !closed.withLock({ closed in defer { closed = true }; return closed }) else { return }
         try? client.syncShutdown()
-        try? group.syncShutdownGracefully()
     }
+
+    deinit { shutdown() }
 
     public var bytesReceived: Int { received.withLock { $0 } }
     public var requestCount: Int { requests.withLock { $0 } }
@@ -132,6 +148,7 @@ public final class HTTPFetcher: Sendable {
     /// message when it sent one.
     public func fetch(_ url: String, method: FetchMethod = .get, headers extra: [(String, String)] = [], limit: Int, deadline: Duration,
                       authorized: Bool = false, onBytes: (@Sendable (_ bytes: Int, _ declaredLength: Int?) -> Void)? = nil) async throws(FetchError) -> FetchedBody {
+        if closed.withLock({ $0 }) { throw .cancelled }
         let started = ContinuousClock.now
         var current = url
         var seen: Set<String> = [url]

@@ -34,6 +34,7 @@ final class FeedSession {
             throw AppError(description: "\(error)", status: 1)
         }
         pager = FeedPager(url: url, fetcher: fetcher, wake: wake)
+        Self.removeFoldersOfEndedRuns()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("destinations-\(ProcessInfo.processInfo.processIdentifier)-photos")
         photos = HTTPPhotoSource(fetcher: fetcher, folder: folder)
         do {
@@ -109,6 +110,16 @@ final class FeedSession {
         guard !pageLatencies.isEmpty else { return nil }
         let sorted = pageLatencies.sorted()
         return (sorted[(sorted.count - 1) / 2], sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.95).rounded(.up)) - 1)])
+    }
+
+    /// The photo folders of runs that ended without removing theirs (killed, crashed).
+    static func removeFoldersOfEndedRuns() {
+        let temporary = FileManager.default.temporaryDirectory
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] where name.hasPrefix("destinations-") && name.hasSuffix("-photos") {
+            let pid = name.dropFirst("destinations-".count).dropLast("-photos".count)
+            guard Int32(pid) != nil, !FileManager.default.fileExists(atPath: "/proc/\(pid)") else { continue }
+            try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
+        }
     }
 
     /// Stops the page under way, closes the connections and removes the run's photos.

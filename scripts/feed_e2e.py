@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""The app over a real network: destinations-feed on loopback, the app as a person runs it.
+
+    scripts/feed_e2e.py .build/debug/destinations .build/debug/destinations-feed
+
+1. Headless fling over a 300-post feed (30 ms latency): pages arrive as the grid scrolls
+   (two or more), photos come over HTTP and none fails; the server saw no two transfers of
+   one URL at the same time.
+2. In tmux (160x48): the first screen shows the feed's titles and a header counting posts
+   and pages; `G` pages on to the end (the page count grows, then "the end" is said); `q`
+   quits with status 0 and the run's photo folder is gone.
+3. At rest, nothing is asked of the server for 3 s.
+4. A timeline whose statuses carry escape sequences (OSC, CSI, C1 CSI, DCS): the screen is
+   not cleared (the header stays), the window title is untouched, the text shows harmless.
+5. A wrong start: an unreachable host, a web page instead of a timeline, a bad URL: one line
+   on standard error, exit 1, nothing written to the terminal.
+Times nothing: it polls until what it waits for is there (or 30 s pass).
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+from feedserver import FeedServer
+
+
+def fail(message):
+    print(f"feed_e2e: FAIL: {message}")
+    sys.exit(1)
+
+
+def tmux(*args):
+    return subprocess.run(["tmux", "-L", "feed-e2e"] + list(args), capture_output=True, text=True)
+
+
+def screen():
+    return tmux("capture-pane", "-p", "-t", "e2e").stdout
+
+
+def wait_for(predicate, what, timeout=30):
+    deadline = time.monotonic() + timeout
+    text = ""
+    while time.monotonic() < deadline:
+        text = screen()
+        if predicate(text):
+            return text
+        time.sleep(0.2)
+    fail(f"{what}; the screen:\n{text}")
+
+
+def photo_folders():
+    return [name for name in os.listdir(tempfile.gettempdir()) if name.startswith("destinations-") and name.endswith("-photos")]
+
+
+def pages_in(header):
+    match = re.search(r"(\d+) posts · (\d+) pages?", header)
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+def main():
+    app, server = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+
+    # 1. Headless fling.
+    with FeedServer(server, "--posts", "300", "--latency", "30") as feed:
+        run = subprocess.run([app, "--feed", feed.timeline, "--scenario", "fling", "--duration", "3", "--report", "json"],
+                             capture_output=True, text=True, timeout=120)
+        if run.returncode != 0:
+            fail(f"headless fling exited {run.returncode}: {run.stderr}")
+        network = json.loads(run.stdout)["network"]
+        stats = feed.stats()
+        print(f"feed_e2e: fling: {network['pages']} pages, {network['transfers']} photo transfers, "
+              f"{network['bytes'] >> 10} KiB; server: {stats['previewRequests']} previews, most at once of one URL {stats['mostConcurrentSameURL']}")
+        if network["pages"] < 2:
+            fail(f"only {network['pages']} page(s) arrived during a fling")
+        if network["transfers"] < 20 or network["failed_transfers"] != 0:
+            fail(f"photo transfers: {network}")
+        if stats["mostConcurrentSameURL"] > 1:
+            fail(f"the server saw {stats['mostConcurrentSameURL']} transfers of one URL at once")
+
+    # 2-3. In tmux.
+    with FeedServer(server, "--posts", "200") as feed, tempfile.TemporaryDirectory() as scratch:
+        tmux("kill-server")
+        folders_before = set(photo_folders())
+        status_file = os.path.join(scratch, "status")
+        command = f"{app} --feed {feed.timeline}; echo $? > {status_file}; sleep 60"
+        tmux("new-session", "-d", "-s", "e2e", "-x", "160", "-y", "48", command)
+        try:
+            first = wait_for(lambda text: pages_in(text.splitlines()[0] if text else "") is not None and "♥" in text, "no feed header or posts")
+            posts, pages = pages_in(first.splitlines()[0])
+            # The first screen's titles are the feed's (the bundled catalogue's first post).
+            if "Young grass" not in first:
+                fail("the first post's title is not on screen")
+            print(f"feed_e2e: tmux: first screen with {posts} posts in {pages} pages")
+            tmux("send-keys", "-t", "e2e", "G")
+            grown = wait_for(lambda text: (pages_in(text.splitlines()[0]) or (0, 0))[1] > pages, "G did not page on")
+            print(f"feed_e2e: tmux: after G: {grown.splitlines()[0].strip()}")
+            # G pages on to the end of the feed (200 posts), then all is at rest: no request
+            # for 3 s once the screen is whole.
+            wait_for(lambda text: "the end" in text.splitlines()[0], "G did not page on to the end")
+            time.sleep(3)
+            before = feed.stats()["requests"]
+            time.sleep(3)
+            after = feed.stats()["requests"]
+            tmux("send-keys", "-t", "e2e", "q")
+            deadline = time.monotonic() + 15
+            while not os.path.exists(status_file) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            if not os.path.exists(status_file) or open(status_file).read().strip() != "0":
+                fail("q did not quit with status 0")
+            if after != before:
+                fail(f"{after - before} requests while nothing moved")
+            left = set(photo_folders()) - folders_before
+            if left:
+                fail(f"photo folders left behind: {sorted(left)}")
+        finally:
+            tmux("kill-server")
+
+    # 4. Escape sequences in statuses.
+    with FeedServer(server, "--posts", "20") as feed:
+        tmux("new-session", "-d", "-s", "e2e", "-x", "160", "-y", "48", f"{app} --feed {feed.base}/_hostile/escapes; sleep 60")
+        try:
+            # The title is the image's alt text (a DCS sequence), the region a CSI and a C1 CSI:
+            # what is left of each is plain text, and the screen was not cleared.
+            text = wait_for(lambda text: "P+q\\alt" in text, "the hostile statuses' text is not shown")
+            if "[31mRed6n" not in text or "5 posts" not in text.splitlines()[0]:
+                fail("the escape sequences' visible remains are not shown as text")
+            title = tmux("display-message", "-p", "-t", "e2e", "#{pane_title}").stdout.strip()
+            if "owned" in title:
+                fail(f"a status set the window title: {title!r}")
+            print("feed_e2e: escape sequences in statuses shown as text, the title untouched")
+        finally:
+            tmux("kill-server")
+
+    # 5. Wrong starts.
+    with FeedServer(server, "--posts", "20") as feed:
+        for url, words in [("http://127.0.0.1:9/api/v1/timelines/public", "cannot reach"),
+                           (f"{feed.base}/_hostile/html", "web page"),
+                           ("ftp://example.org/timeline", "not an http(s) URL")]:
+            run = subprocess.run([app, "--feed", url, "--scenario", "fling", "--duration", "1"], capture_output=True, text=True, timeout=60)
+            lines = run.stderr.strip().splitlines()
+            if run.returncode != 1 or len(lines) != 1 or words not in lines[0] or run.stdout:
+                fail(f"{url}: exit {run.returncode}, stdout {run.stdout!r}, stderr {run.stderr!r}")
+            print(f"feed_e2e: {lines[0]}")
+    print("feed_e2e: PASS")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,56 @@
+"""destinations-feed on a free loopback port, for the end-to-end test and the benchmarks.
+
+    with FeedServer(binary, "--posts", "300", "--latency", "30") as feed:
+        feed.timeline        # http://127.0.0.1:PORT/api/v1/timelines/public
+        feed.stats()         # the server's own counters (/_feed/stats)
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import urllib.request
+
+
+class FeedServer:
+    def __init__(self, binary, *args, preview_folder=None):
+        self.binary = binary
+        self.args = list(args)
+        self.own_folder = preview_folder is None
+        self.preview_folder = preview_folder or tempfile.mkdtemp(prefix="feed-previews-")
+        self.process = None
+        self.port = None
+
+    def __enter__(self):
+        self.process = subprocess.Popen([self.binary, "--port", "0", "--preview-folder", self.preview_folder] + self.args,
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        line = self.process.stdout.readline()
+        match = re.search(r"127\.0\.0\.1:(\d+)", line)
+        if not match:
+            self.__exit__(None, None, None)
+            raise RuntimeError(f"destinations-feed did not start: {line!r}")
+        self.port = int(match.group(1))
+        return self
+
+    def __exit__(self, *exc):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        if self.own_folder:
+            shutil.rmtree(self.preview_folder, ignore_errors=True)
+
+    @property
+    def base(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def timeline(self):
+        return f"{self.base}/api/v1/timelines/public"
+
+    def stats(self):
+        with urllib.request.urlopen(f"{self.base}/_feed/stats", timeout=10) as response:
+            return json.load(response)
