@@ -184,7 +184,7 @@ public final class AssetStore {
                          completion: @escaping (Result<CellImage, ImageError>) -> Void) -> Cancellable {
         let request = nextRequest
         nextRequest += 1
-        let cancellable = Cancellable()
+        let cancellable = Cancellable(priority: priority)
         pending[request] = (completion, cancellable)
         if let image = cache.image(for: key) {
             backlog.append(AssetCompletion(request: request, key: key, result: .success(image)))
@@ -196,12 +196,16 @@ public final class AssetStore {
     }
 
     /// Starts preparing `key` unless a request made this way is already under way for it
-    /// (then does nothing and returns false). The request ends when it is delivered or
-    /// ``cancelDownload(of:)`` cancels it.
+    /// (then only its priority is set to `priority`: a prefetch whose cell became visible is
+    /// promoted, where the loader can reorder; and returns false). The request ends when it
+    /// is delivered or ``cancelDownload(of:)`` cancels it.
     @discardableResult
     public func downloadOnce(_ key: PreparedImageKey, priority: Int = 0,
                              completion: @escaping (Result<CellImage, ImageError>) -> Void) -> Bool {
-        guard onceByKey[key] == nil else { return false }
+        if let running = onceByKey[key] {
+            running.priority = priority
+            return false
+        }
         onceByKey[key] = download(key, priority: priority) { [weak self] result in
             self?.onceByKey[key] = nil
             completion(result)

@@ -5,8 +5,16 @@ import Synchronization
 /// dropped when the main thread delivers it.
 public final class Cancellable: Sendable {
     private let cancelled = Atomic<Bool>(false)
+    private let currentPriority: Atomic<Int>
 
-    public init() {}
+    public init(priority: Int = 0) { currentPriority = Atomic(priority) }
+
+    /// The request's priority now (lower sooner, ``RequestPriority``): set again when the
+    /// cell a prefetch was for becomes visible, read by a loader that can reorder its queue.
+    public var priority: Int {
+        get { currentPriority.load(ordering: .relaxed) }
+        set { currentPriority.store(newValue, ordering: .relaxed) }
+    }
 
     public func cancel() { cancelled.store(true, ordering: .relaxed) }
 

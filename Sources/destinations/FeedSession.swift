@@ -15,7 +15,10 @@ final class FeedSession {
     let url: String
     let fetcher: HTTPFetcher
     let pager: FeedPager
-    let photos: HTTPPhotoSource
+    /// The image store's loader, made once the grid knows how it draws images.
+    private(set) var loader: NetworkAssetLoader?
+    /// The loader's clock: monotonic time since the session began.
+    private let origin = ContinuousClock.now
     /// The first page, parsed, until the grid takes it.
     private(set) var firstPage: FeedPageArrival?
     /// Statuses skipped (no image, too malformed) over all pages.
@@ -34,9 +37,6 @@ final class FeedSession {
             throw AppError(description: "\(error)", status: 1)
         }
         pager = FeedPager(url: url, fetcher: fetcher, wake: wake)
-        Self.removeFoldersOfEndedRuns()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("destinations-\(ProcessInfo.processInfo.processIdentifier)-photos")
-        photos = HTTPPhotoSource(fetcher: fetcher, folder: folder)
         do {
             let first = try pager.loadFirstPage()
             firstPage = first
@@ -112,20 +112,19 @@ final class FeedSession {
         return (sorted[(sorted.count - 1) / 2], sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.95).rounded(.up)) - 1)])
     }
 
-    /// The photo folders of runs that ended without removing theirs (killed, crashed).
-    static func removeFoldersOfEndedRuns() {
-        let temporary = FileManager.default.temporaryDirectory
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] where name.hasPrefix("destinations-") && name.hasSuffix("-photos") {
-            let pid = name.dropFirst("destinations-".count).dropLast("-photos".count)
-            guard Int32(pid) != nil, !FileManager.default.fileExists(atPath: "/proc/\(pid)") else { continue }
-            try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
-        }
+    /// The loader the image store fetches photos through (the pipeline's policies over this
+    /// session's HTTP client).
+    func makeLoader(workers: Int, priority: WorkerPriority, wake: WakeSignal, colorMode: CellColorMode, output: ImageOutput) -> NetworkAssetLoader {
+        let origin = self.origin
+        let made = NetworkAssetLoader(transport: fetcher, workers: workers, priority: priority, wake: wake, colorMode: colorMode, output: output,
+                                      now: { ContinuousClock.now - origin })
+        loader = made
+        return made
     }
 
-    /// Stops the page under way, closes the connections and removes the run's photos.
+    /// Stops the page under way and closes the connections (transfers under way end).
     func end() {
         pager.stop()
         fetcher.shutdown()
-        try? FileManager.default.removeItem(at: photos.folder)
     }
 }

@@ -39,6 +39,6 @@ extension GridApp {
             idle: idleMeasurement.map { $0.result(at: clock.now, bytesWritten: terminal.bytesWritten) }, quietWaits: scheduler.quietWaits,
             filterLatency: Self.percentiles(stats.filterLatencies),
             settle: Self.percentiles(stats.settleTimes), interruptedRests: stats.interruptedRests,
-            network: feed.map { NetworkReport(feed: $0, loads: store.counters) })
+            network: feed.map { NetworkReport(feed: $0) })
     }
 }

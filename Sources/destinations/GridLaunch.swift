@@ -41,11 +41,15 @@ enum GridLaunch {
         let placeholders = (try? PlaceholderCatalog(contentsOf: assetsFolder.appendingPathComponent("placeholders.json"))) ?? PlaceholderCatalog()
         let network = SimulatedNetworkSource(latency: options.latency, jitter: options.latency / 2, seed: options.seed)
         switch images {
+        case .workers where feed != nil:
+            let loader = feed!.makeLoader(workers: options.workers, priority: options.workerPriority, wake: wake, colorMode: colorMode, output: output)
+            return AssetStore(cache: PreparedImageCache(limit: options.cacheBytes), loader: loader, colorMode: colorMode, placeholders: placeholders,
+                              output: output)
         case .workers:
             // The desktop's thumbnails serve your own photos; the bundled ones are decoded
             // every time on purpose (their decode cost is what the benchmarks measure).
             let thumbnails = options.photos != nil && options.thumbnailCache ? ThumbnailCache.user() : nil
-            return AssetStore(source: feed?.photos ?? network, cacheLimit: options.cacheBytes, workers: options.workers, priority: options.workerPriority,
+            return AssetStore(source: network, cacheLimit: options.cacheBytes, workers: options.workers, priority: options.workerPriority,
                               wake: wake, colorMode: colorMode, placeholders: placeholders, thumbnails: thumbnails, output: output)
         case .scripted(let prepare):
             let loader = ScriptedAssetLoader(now: { [clock] in clock.now }, latency: network.delay(forRequest:), prepare: prepare)

@@ -217,8 +217,10 @@ final class GridScreen: CollectionViewPrefetching {
     /// Starts preparing a post's thumbnail unless it is under way (the store keeps that
     /// record); the completion reconfigures the item, never a captured cell.
     private func requestThumbnail(_ id: Int, key: PreparedImageKey, at path: IndexPath) {
-        let distance = abs(view.layout.frame(for: path).y - Int(view.physics.offset))
-        store.downloadOnce(key, priority: distance) { [unowned self] _ in
+        let frame = view.layout.frame(for: path), top = Int(view.physics.offset)
+        let distance = abs(frame.y - top)
+        let visible = frame.y + frame.height > top && frame.y < top + view.viewport.height
+        store.downloadOnce(key, priority: visible ? RequestPriority.visible(distance: distance) : RequestPriority.prefetch(distance: distance)) { [unowned self] _ in
             source.reconfigureItems([id])  // O(1): no snapshot copy, no diff
         }
     }
@@ -258,7 +260,7 @@ final class GridScreen: CollectionViewPrefetching {
         shown.show(asset.image, placeholder: asset.isPlaceholder)
         if case .failed(_, let error) = asset { shown.failure = error.shortLabel }
         guard case .placeholder = asset else { return }
-        shown.download = store.download(key, priority: -1) { [weak shown] result in
+        shown.download = store.download(key, priority: RequestPriority.detail) { [weak shown] result in
             guard let shown, shown.imageKey == key else { return }
             switch result {
             case .success(let image): shown.show(image, placeholder: false)

@@ -14,36 +14,51 @@ struct NetworkReport {
     var cancelledInFlight: Int
     var bytesAfterCancel: Int
     var failedTransfers: Int
+    var keptNearlyDone: Int
+    var promoted: Int
     var skippedStatuses: Int
     var pageLatency: (p50: Double, p95: Double)?
+    var timeToImage: (p50: Double, p95: Double)?
 
-    init(feed: FeedSession, loads: AssetLoadCounters) {
-        let photos = feed.photos.counters
+    init(feed: FeedSession) {
+        let photos = feed.loader?.networkCounters ?? NetworkLoadCounters()
         requests = feed.fetcher.requestCount
         bytes = feed.fetcher.bytesReceived
         pages = feed.pager.pages
         transfers = photos.transfers
         coalesced = photos.coalesced
-        cancelledBeforeStart = loads.skipped
+        cancelledBeforeStart = photos.cancelledBeforeStart
         cancelledInFlight = photos.cancelledInFlight
         bytesAfterCancel = photos.bytesAfterCancel
         failedTransfers = photos.failed
+        keptNearlyDone = photos.keptNearlyDone
+        promoted = photos.promoted
         skippedStatuses = feed.skippedStatuses
         pageLatency = feed.pageLatencyPercentiles.map { ($0.p50.milliseconds, $0.p95.milliseconds) }
+        let times = photos.timeToImage.sorted()
+        timeToImage = times.isEmpty ? nil : (times[(times.count - 1) / 2], times[min(times.count - 1, Int((Double(times.count) * 0.95).rounded(.up)) - 1)])
     }
 
     /// Figures the loading pipeline does not measure yet are null, not zero.
     func json() -> String {
-        let latency = pageLatency.map { "{\"p50\":\(fixed($0.p50, 1)),\"p95\":\(fixed($0.p95, 1))}" } ?? "null"
-        return "{\"requests\":\(requests),\"bytes\":\(bytes),\"pages\":\(pages),\"transfers\":\(transfers),\"coalesced\":\(coalesced),"
-            + "\"cancelled_before_start\":\(cancelledBeforeStart),\"cancelled_in_flight\":\(cancelledInFlight),\"bytes_after_cancel\":\(bytesAfterCancel),"
-            + "\"failed_transfers\":\(failedTransfers),\"promoted\":null,\"time_to_image_ms\":null,\"page_latency_ms\":\(latency),"
-            + "\"image_bytes_never_shown\":null,\"skipped_statuses\":\(skippedStatuses)}"
+        func percentiles(_ pair: (p50: Double, p95: Double)?) -> String {
+            guard let pair else { return "null" }
+            return "{\"p50\":\(fixed(pair.p50, 1)),\"p95\":\(fixed(pair.p95, 1))}"
+        }
+        let fields: [(String, String)] = [
+            ("requests", "\(requests)"), ("bytes", "\(bytes)"), ("pages", "\(pages)"), ("transfers", "\(transfers)"),
+            ("coalesced", "\(coalesced)"), ("cancelled_before_start", "\(cancelledBeforeStart)"), ("cancelled_in_flight", "\(cancelledInFlight)"),
+            ("bytes_after_cancel", "\(bytesAfterCancel)"), ("failed_transfers", "\(failedTransfers)"), ("kept_nearly_done", "\(keptNearlyDone)"),
+            ("promoted", "\(promoted)"), ("time_to_image_ms", percentiles(timeToImage)), ("page_latency_ms", percentiles(pageLatency)),
+            ("image_bytes_never_shown", "null"), ("skipped_statuses", "\(skippedStatuses)"),
+        ]
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
 
     var text: String {
         "network: \(requests) requests, \(bytes >> 10) KiB, \(pages) pages (\(skippedStatuses) statuses without a photo), \(transfers) photo transfers, "
-            + "\(coalesced) coalesced, \(cancelledBeforeStart) cancelled before start, \(cancelledInFlight) in flight (\(bytesAfterCancel) bytes after the cancel)"
+            + "\(coalesced) coalesced, \(promoted) promoted, \(cancelledBeforeStart) cancelled before start, \(cancelledInFlight) in flight (\(bytesAfterCancel) bytes after the cancel)"
+            + (timeToImage.map { ", time to image p50 \(fixed($0.p50, 1)) ms, p95 \(fixed($0.p95, 1)) ms" } ?? "")
             + (pageLatency.map { ", page latency p50 \(fixed($0.p50, 1)) ms, p95 \(fixed($0.p95, 1)) ms" } ?? "") + "\n"
     }
 }

@@ -49,23 +49,16 @@ import Testing
         defer { Task { await feed.stop() } }
         let fetcher = try HTTPFetcher()
         defer { fetcher.shutdown() }
-        let source = HTTPPhotoSource(fetcher: fetcher, folder: temporaryFolder())
-        let asset = AssetID(path: "\(feed.base)/media/preview/7.jpg")
-        let paths = await withTaskGroup(of: String?.self) { group in
-            for request in 0..<8 {
-                group.addTask { await onThread { try? source.fetch(asset, request: request, cancellation: Cancellable()) } }
-            }
-            return await group.reduce(into: [String?]()) { $0.append($1) }
-        }
-        #expect(Set(paths).count == 1 && paths[0] != nil)
+        let loader = LoaderDriver(fetcher: fetcher)
+        // The same photo at eight sizes (a cell, a wider cell, the detail view …).
+        let url = "\(feed.base)/media/preview/7.jpg"
+        for columns in 8..<16 { loader.load(url, columns: columns) }
+        let results = try await loader.waitForResults(8)
+        #expect(results.allSatisfy { if case .success = $0 { true } else { false } })
         #expect(feed.stats.previewRequests == 1, "the server saw one transfer")
-        #expect(source.counters.transfers == 1)
-        #expect(source.counters.coalesced == 7)
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: try #require(paths[0])))
-        #expect(bytes.starts(with: [0xFF, 0xD8]), "a JPEG")
-        // Asked again, it comes from the run's folder: no request.
-        _ = try source.fetch(asset, request: 9, cancellation: Cancellable())
-        #expect(feed.stats.previewRequests == 1)
+        #expect(loader.network.transfers == 1)
+        #expect(loader.network.coalesced == 7)
+        #expect(loader.network.timeToImage.count == 8)
     }
 
     @Test func cancellingStopsTheBytes() async throws {
@@ -74,13 +67,12 @@ import Testing
         defer { Task { await feed.stop() } }
         let fetcher = try HTTPFetcher()
         defer { fetcher.shutdown() }
-        let source = HTTPPhotoSource(fetcher: fetcher, folder: temporaryFolder())
-        let cancellation = Cancellable()
-        let asset = AssetID(path: "\(feed.base)/media/original/0.jpg")
-        async let result = onThread { try? source.fetch(asset, request: 0, cancellation: cancellation) }
-        try await Task.sleep(for: .milliseconds(500))
-        cancellation.cancel()
-        #expect(await result == nil)
+        let loader = LoaderDriver(fetcher: fetcher)
+        let request = loader.load("\(feed.base)/media/original/0.jpg", columns: 20)
+        try await loader.frames(for: .milliseconds(500))
+        request.cancel()
+        try await loader.frames(for: .milliseconds(50))
+        #expect(loader.network.cancelledInFlight == 1)
         // The server sees its client leave; give it time to notice.
         let deadline = ContinuousClock.now + .seconds(10)
         while feed.stats.abandoned == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
@@ -88,8 +80,37 @@ import Testing
         let whole = try Data(contentsOf: URL(fileURLWithPath: BundledPhotos.original(0))).count
         #expect(stats.abandoned == 1)
         #expect(stats.originalBytes < whole / 2, "\(stats.originalBytes) of \(whole) bytes sent")
-        #expect(source.counters.cancelledInFlight == 1)
-        #expect(source.counters.bytesAfterCancel <= 64 << 10, "\(source.counters.bytesAfterCancel) bytes after the cancel")
+        #expect(loader.network.bytesAfterCancel <= 64 << 10, "\(loader.network.bytesAfterCancel) bytes after the cancel")
+        #expect(loader.results.isEmpty, "nothing delivered for a cancelled request")
+    }
+
+    @Test func aRequestCancelledBeforeItsTransferStartedCostsNothing() async throws {
+        let feed = try await LoopbackFeed.start { $0.shape.latency = .milliseconds(400) }
+        defer { Task { await feed.stop() } }
+        let fetcher = try HTTPFetcher()
+        defer { fetcher.shutdown() }
+        // One connection: the second transfer waits behind the first.
+        let loader = LoaderDriver(fetcher: fetcher, policy: TransferPolicy(connections: 1, prefetchConnections: 1))
+        loader.load("\(feed.base)/media/preview/1.jpg", columns: 10)
+        let waiting = loader.load("\(feed.base)/media/preview/2.jpg", columns: 10)
+        waiting.cancel()
+        _ = try await loader.waitForResults(1)
+        try await loader.frames(for: .milliseconds(100))
+        #expect(loader.network.cancelledBeforeStart == 1)
+        #expect(loader.network.transfers == 1)
+        #expect(feed.stats.previewRequests == 1, "the cancelled one never reached the server")
+    }
+
+    @Test func photosThatAreNotPhotosFailCleanly() async throws {
+        let feed = try await LoopbackFeed.start()
+        defer { Task { await feed.stop() } }
+        let fetcher = try HTTPFetcher()
+        defer { fetcher.shutdown() }
+        let loader = LoaderDriver(fetcher: fetcher)
+        for path in ["lying-length", "endless", "not-an-image", "html"] { loader.load("\(feed.base)/_hostile/\(path)", columns: 10) }
+        let results = try await loader.waitForResults(4, timeout: .seconds(30))
+        #expect(results.allSatisfy { if case .failure = $0 { true } else { false } })
+        #expect(loader.network.failed >= 2, "the transfers that broke off are counted as failed")
     }
 
     @Test func validatorsAndRanges() async throws {
@@ -137,12 +158,6 @@ import Testing
                 #expect(!text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }, "\(text.debugDescription)")
             }
         }
-        // A body that lies about its length, and one that never ends, as photos.
-        let source = HTTPPhotoSource(fetcher: fetcher, folder: temporaryFolder())
-        #expect(throws: ImageError.self) { try source.fetch(AssetID(path: "\(feed.base)/_hostile/lying-length"), request: 0, cancellation: Cancellable()) }
-        #expect(throws: ImageError.self) { try source.fetch(AssetID(path: "\(feed.base)/_hostile/endless"), request: 1, cancellation: Cancellable()) }
-        // Nothing was kept of either.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: source.folder.path).isEmpty)
     }
 
     @Test func aSlowLorisTimesOut() async throws {
@@ -207,6 +222,54 @@ import Testing
             try await Task.sleep(for: .milliseconds(10))
         }
         throw TestFailure("no page arrived")
+    }
+}
+
+/// The image store's side of a ``NetworkAssetLoader``, played by the test: requests go in,
+/// a "frame" is a `postDueCompletions()` and a drain of the inbox.
+final class LoaderDriver: @unchecked Sendable {
+    let loader: NetworkAssetLoader
+    private(set) var results: [Result<CellImage, ImageError>] = []
+    private var next = 0
+
+    init(fetcher: HTTPFetcher, policy: TransferPolicy = TransferPolicy()) {
+        let origin = ContinuousClock.now
+        loader = NetworkAssetLoader(transport: fetcher, policy: policy, workers: 1, priority: .normal, colorMode: .palette240,
+                                    now: { ContinuousClock.now - origin })
+    }
+
+    var network: NetworkLoadCounters { loader.networkCounters }
+
+    @discardableResult
+    func load(_ url: String, columns: Int, priority: Int = 0) -> Cancellable {
+        let cancellation = Cancellable(priority: priority)
+        _ = loader.load(PreparedImageKey(asset: AssetID(path: url), columns: columns, rows: 4), request: next, priority: priority, cancellation: cancellation)
+        next += 1
+        return cancellation
+    }
+
+    /// One frame: cancellations and priorities read, finished requests taken.
+    func frame() {
+        loader.postDueCompletions()
+        results += loader.inbox.drain().map(\.result)
+    }
+
+    func frames(for duration: Duration) async throws {
+        let end = ContinuousClock.now + duration
+        while ContinuousClock.now < end {
+            frame()
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    func waitForResults(_ count: Int, timeout: Duration = .seconds(20)) async throws -> [Result<CellImage, ImageError>] {
+        let end = ContinuousClock.now + timeout
+        while results.count < count {
+            guard ContinuousClock.now < end else { throw TestFailure("\(results.count) of \(count) results arrived") }
+            frame()
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        return results
     }
 }
 

@@ -1,0 +1,17 @@
+import FeedFormat
+import ImagePipeline
+
+/// The image pipeline's network loader fetches photos through the feed's client.
+extension HTTPFetcher: PhotoTransport {
+    /// The largest photo read (a 2 GB body is refused at this size, not read).
+    public static let photoLimit = 64 << 20
+    public static let photoDeadline: Duration = .seconds(60)
+
+    public func photo(at url: String, onBytes: @escaping @Sendable (Int, Int?) -> Void) async throws(ImageError) -> [UInt8] {
+        do {
+            return try await fetch(url, limit: Self.photoLimit, deadline: Self.photoDeadline, onBytes: onBytes).bytes
+        } catch {
+            throw .unreadable(path: PlainText.clean(url), reason: error.description)
+        }
+    }
+}

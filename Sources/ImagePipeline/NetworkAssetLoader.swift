@@ -1,0 +1,255 @@
+import CoreKit
+
+/// Where a ``NetworkAssetLoader``'s bytes come from: an HTTP client (FeedClient's
+/// `HTTPFetcher`), or a script in tests.
+public protocol PhotoTransport: Sendable {
+    /// The body at `url`. `onBytes` hears of every chunk as it arrives, with the length the
+    /// server declared; cancelling the calling task stops the transfer and its bytes.
+    func photo(at url: String, onBytes: @escaping @Sendable (_ bytes: Int, _ declaredLength: Int?) -> Void) async throws(ImageError) -> [UInt8]
+}
+
+/// What a network loader did, for the report's `network` figures.
+public struct NetworkLoadCounters: Sendable, Hashable {
+    public var transfers = 0
+    /// Requests that joined a transfer of the same URL under way.
+    public var coalesced = 0
+    public var cancelledBeforeStart = 0
+    public var cancelledInFlight = 0
+    /// Transfers whose last request went away when they had most of their body: finished anyway.
+    public var keptNearlyDone = 0
+    public var bytes = 0
+    public var bytesAfterCancel = 0
+    public var failed = 0
+    /// Waiting prefetches whose cell became visible.
+    public var promoted = 0
+    /// From a request to its prepared image, each delivered request, in ms.
+    public var timeToImage: [Double] = []
+
+    public init() {}
+}
+
+/// The background half of an ``AssetStore`` whose photos are URLs: the loading pipeline
+/// (Nuke's, and what its users asked of it).
+///
+/// - **One transfer per URL.** Requests for a URL under way (the same photo in two posts, a
+///   prefetch then the cell, the detail view) join it; each gets its own prepared size.
+/// - **Priorities, and promotion within a frame.** A transfer takes the lowest priority of
+///   the requests waiting for it (``RequestPriority``), read again at every frame
+///   (``postDueCompletions()``): a prefetch whose cell became visible moves ahead at once.
+///   The ``TransferQueue`` keeps slots for visible cells and limits the rate of starts.
+/// - **Cancellation stops bytes.** A transfer whose every request was cancelled before it
+///   started never starts; one in flight is cancelled (its task, and so its connection),
+///   unless it has ``keepWhenReceived`` of its body.
+/// - Bytes are prepared on the decoding pool, below the frame loop, and posted to `inbox`.
+///
+/// The main thread calls ``load(_:request:priority:cancellation:)`` and
+/// ``postDueCompletions()``; transfers run as tasks on the transport's threads. State is
+/// under one short lock (a few dictionary operations; never held across a transfer or a
+/// decode).
+public final class NetworkAssetLoader: AssetLoading, Sendable {
+    public let inbox: Mailbox<AssetCompletion>
+    /// A transfer that has this share of its body finishes even when nobody waits any more:
+    /// the rest costs less than asking again.
+    public static let keepWhenReceived = 0.75
+    private let transport: any PhotoTransport
+    private let pool: WorkerPool<ImagePreparer>
+    private let now: @Sendable () -> Duration
+    private let state: Lock<State>
+    private let tally = Lock(AssetLoadCounters())
+
+    final class Transfer: @unchecked Sendable {  // only touched under `state`'s lock
+        var interests: [Interest]
+        var received = 0
+        var expected: Int?
+        var cancelled = false
+        var task: Task<Void, Never>?
+        init(_ first: Interest) { interests = [first] }
+    }
+
+    struct Interest: Sendable {
+        let key: PreparedImageKey
+        let request: Int
+        let cancellation: Cancellable
+        let askedAt: Duration
+    }
+
+    struct State: Sendable {
+        var queue: TransferQueue<String>
+        var transfers: [String: Transfer] = [:]
+        var counters = NetworkLoadCounters()
+        var timerArmed = false
+    }
+
+    public init(transport: any PhotoTransport, policy: TransferPolicy = TransferPolicy(), workers: Int = AssetLoader.defaultWorkers,
+                priority: WorkerPriority = .recommended, wake: WakeSignal? = nil, colorMode: CellColorMode, output: ImageOutput = .symbols,
+                now: @escaping @Sendable () -> Duration) {
+        self.transport = transport
+        self.now = now
+        inbox = Mailbox(wake: wake)
+        state = Lock(State(queue: TransferQueue(policy: policy, now: now())))
+        pool = WorkerPool(workers: workers, name: "image worker", priority: priority) { ImagePreparer(colorMode: colorMode, output: output) }
+    }
+
+    deinit {
+        for transfer in state.withLock({ Array($0.transfers.values) }) { transfer.task?.cancel() }
+        pool.stop()
+    }
+
+    public var counters: AssetLoadCounters { tally.withLock { $0 } }
+
+    /// The network figures so far (the promoted count is the queue's).
+    public var networkCounters: NetworkLoadCounters {
+        state.withLock { state in
+            var counters = state.counters
+            counters.promoted = state.queue.promoted
+            return counters
+        }
+    }
+
+    public func load(_ key: PreparedImageKey, request: Int, priority: Int, cancellation: Cancellable) -> Bool {
+        let url = key.asset.path
+        let interest = Interest(key: key, request: request, cancellation: cancellation, askedAt: now())
+        state.withLock { state in
+            if let transfer = state.transfers[url] {
+                transfer.interests.append(interest)
+                state.counters.coalesced += 1
+                state.queue.update(url, priority: min(state.queue.priority(of: url) ?? priority, priority))
+            } else {
+                state.transfers[url] = Transfer(interest)
+                state.queue.add(url, priority: priority)
+            }
+        }
+        pump()
+        return true
+    }
+
+    /// Each frame, on the main thread: requests cancelled since the last frame leave their
+    /// transfers (which stop when nobody is left), priorities are read again, and what the
+    /// queue allows starts.
+    public func postDueCompletions() {
+        var toCancel: [Task<Void, Never>] = []
+        var skipped = 0
+        state.withLock { state in
+            for (url, transfer) in state.transfers {
+                transfer.interests.removeAll { interest in
+                    guard interest.cancellation.isCancelled else { return false }
+                    if state.queue.isWaiting(url) { skipped += 1 }
+                    return true
+                }
+                if let priority = transfer.interests.map(\.cancellation.priority).min() {
+                    state.queue.update(url, priority: priority)
+                    continue
+                }
+                // Nobody waits any more.
+                if state.queue.remove(url) {
+                    state.counters.cancelledBeforeStart += 1
+                    state.transfers[url] = nil
+                } else if let expected = transfer.expected, expected > 0, Double(transfer.received) >= Self.keepWhenReceived * Double(expected) {
+                    state.counters.keptNearlyDone += 1
+                } else {
+                    transfer.cancelled = true
+                    state.counters.cancelledInFlight += 1
+                    state.transfers[url] = nil
+                    state.queue.finished(url)
+                    if let task = transfer.task { toCancel.append(task) }
+                }
+            }
+        }
+        if skipped > 0 { tally.withLock { $0.skipped += skipped } }
+        for task in toCancel { task.cancel() }
+        pump()
+    }
+
+    /// Starts every transfer the queue allows now; arms a timer when only the rate holds
+    /// one back.
+    private func pump() {
+        let time = now()
+        var starts: [(String, Transfer)] = []
+        var wakeAt: Duration?
+        state.withLock { state in
+            while let url = state.queue.nextToStart(at: time) {
+                guard let transfer = state.transfers[url] else {
+                    state.queue.finished(url)
+                    continue
+                }
+                starts.append((url, transfer))
+                state.counters.transfers += 1
+            }
+            if !state.timerArmed, let at = state.queue.nextStartTime(at: time) {
+                state.timerArmed = true
+                wakeAt = at
+            }
+        }
+        for (url, transfer) in starts { start(transfer, url: url) }
+        if let wakeAt {
+            Task.detached(priority: .low) { [self] in
+                try? await Task.sleep(for: max(.milliseconds(1), wakeAt - now()))
+                state.withLock { $0.timerArmed = false }
+                pump()
+            }
+        }
+    }
+
+    private func start(_ transfer: Transfer, url: String) {
+        let task = Task.detached(priority: .low) { [self] in
+            let result: Result<[UInt8], ImageError>
+            do throws(ImageError) {
+                result = .success(try await transport.photo(at: url) { [state] bytes, declared in
+                    state.withLock { state in
+                        transfer.received += bytes
+                        transfer.expected = declared
+                        state.counters.bytes += bytes
+                        if transfer.cancelled { state.counters.bytesAfterCancel += bytes }
+                    }
+                })
+            } catch {
+                result = .failure(error)
+            }
+            finish(transfer, url: url, result: result)
+        }
+        state.withLock { _ in transfer.task = task }
+    }
+
+    /// A transfer ended: its live requests are prepared (or fail), its slot is free.
+    private func finish(_ transfer: Transfer, url: String, result: Result<[UInt8], ImageError>) {
+        let interests: [Interest] = state.withLock { state in
+            if state.transfers[url] === transfer {
+                state.transfers[url] = nil
+                state.queue.finished(url)
+            }
+            guard !transfer.cancelled else { return [] }
+            if case .failure = result { state.counters.failed += 1 }
+            return transfer.interests.filter { !$0.cancellation.isCancelled }
+        }
+        defer { pump() }
+        switch result {
+        case .failure(let error):
+            tally.withLock { $0.failed += interests.count }
+            for interest in interests { inbox.post(AssetCompletion(request: interest.request, key: interest.key, result: .failure(error))) }
+        case .success(let bytes):
+            for interest in interests {
+                pool.submit(priority: interest.cancellation.priority) { [self] preparer in
+                    prepare(bytes, for: interest, with: preparer)
+                }
+            }
+        }
+    }
+
+    private func prepare(_ bytes: [UInt8], for interest: Interest, with preparer: ImagePreparer) {
+        guard !interest.cancellation.isCancelled else {
+            tally.withLock { $0.abandoned += 1 }
+            return
+        }
+        let result: Result<CellImage, ImageError>
+        do throws(ImageError) {
+            result = .success(try preparer.prepare(bytes, as: interest.key.asset, columns: interest.key.columns, rows: interest.key.rows))
+            tally.withLock { $0.prepared += 1 }
+        } catch {
+            result = .failure(error)
+            tally.withLock { $0.failed += 1 }
+        }
+        let elapsed = now() - interest.askedAt
+        state.withLock { $0.counters.timeToImage.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15) }
+        inbox.post(AssetCompletion(request: interest.request, key: interest.key, result: result))
+    }
+}

@@ -1,0 +1,136 @@
+/// How a request's priority is written: a number, lower sooner. Visible cells use their
+/// distance from the top of the viewport in rows; prefetches the same plus
+/// ``prefetchBase``, so every visible request comes before every prefetch, and a prefetch
+/// whose cell becomes visible is promoted by lowering its number.
+public enum RequestPriority {
+    /// The detail view's original: before everything.
+    public static let detail = -1
+    public static let prefetchBase = 1 << 20
+
+    public static func visible(distance: Int) -> Int { max(0, min(distance, prefetchBase - 1)) }
+    public static func prefetch(distance: Int) -> Int { prefetchBase + max(0, distance) }
+    public static func isPrefetch(_ priority: Int) -> Bool { priority >= prefetchBase }
+}
+
+/// What the network's transfers may do at once (Nuke's defaults where it has them).
+public struct TransferPolicy: Sendable, Hashable {
+    /// Transfers in flight at once (Nuke: 6 data loads).
+    public var connections = 6
+    /// Of those, at most this many prefetches, so a fling's prefetches never take the slots
+    /// visible cells need (Nuke PR #981: prefetch filled every slot).
+    public var prefetchConnections = 3
+    /// Transfers started per second, sustained, and in a burst (Nuke: 80/s, burst 25): a
+    /// fling that passes hundreds of cells asks for what it will show, not all it passed.
+    public var startsPerSecond = 80.0
+    public var burst = 25.0
+
+    public init(connections: Int = 6, prefetchConnections: Int = 3, startsPerSecond: Double = 80, burst: Double = 25) {
+        precondition(connections > 0 && (0...connections).contains(prefetchConnections), "TransferPolicy: bad connection counts")
+        precondition(startsPerSecond > 0 && burst >= 1, "TransferPolicy: bad rate")
+        self.connections = connections
+        self.prefetchConnections = prefetchConnections
+        self.startsPerSecond = startsPerSecond
+        self.burst = burst
+    }
+}
+
+/// Which waiting transfer starts next: the policies of the network's loading pipeline as a
+/// pure value with the time passed in, so every rule is exact on a virtual clock.
+///
+/// - The waiting transfer with the lowest priority number starts first (ties: the oldest).
+/// - At most ``TransferPolicy/connections`` run, at most ``TransferPolicy/prefetchConnections``
+///   of them prefetches; a visible transfer may always take a free slot.
+/// - Starts draw from a token bucket (``TransferPolicy/startsPerSecond``, ``TransferPolicy/burst``).
+/// - A priority may change while waiting (promotion, demotion) or running (a running
+///   prefetch promoted to visible no longer counts against the prefetch cap).
+public struct TransferQueue<Key: Hashable & Sendable>: Sendable {
+    public let policy: TransferPolicy
+    private var waiting: [Key: (priority: Int, order: Int)] = [:]
+    private var running: [Key: Int] = [:]
+    private var order = 0
+    private var tokens: Double
+    private var refilledAt: Duration
+    /// Waiting prefetches promoted to visible so far.
+    public private(set) var promoted = 0
+
+    public init(policy: TransferPolicy = TransferPolicy(), now: Duration) {
+        self.policy = policy
+        tokens = policy.burst
+        refilledAt = now
+    }
+
+    public var waitingCount: Int { waiting.count }
+    public var runningCount: Int { running.count }
+    public var runningPrefetches: Int { running.values.count(where: RequestPriority.isPrefetch) }
+    public func isWaiting(_ key: Key) -> Bool { waiting[key] != nil }
+    public func isRunning(_ key: Key) -> Bool { running[key] != nil }
+    public func priority(of key: Key) -> Int? { waiting[key]?.priority ?? running[key] }
+
+    /// Queues `key` (a key already waiting or running only has its priority updated).
+    public mutating func add(_ key: Key, priority: Int) {
+        if waiting[key] != nil || running[key] != nil {
+            update(key, priority: priority)
+            return
+        }
+        waiting[key] = (priority, order)
+        order += 1
+    }
+
+    /// A new priority for a waiting or running transfer.
+    public mutating func update(_ key: Key, priority: Int) {
+        if let entry = waiting[key] {
+            if RequestPriority.isPrefetch(entry.priority) && !RequestPriority.isPrefetch(priority) { promoted += 1 }
+            waiting[key] = (priority, entry.order)
+        } else if running[key] != nil {
+            running[key] = priority
+        }
+    }
+
+    /// Takes `key` out (cancelled): returns whether it was waiting (it never started).
+    @discardableResult
+    public mutating func remove(_ key: Key) -> Bool {
+        running[key] = nil
+        return waiting.removeValue(forKey: key) != nil
+    }
+
+    /// A running transfer ended (done, failed or cancelled): its slot is free.
+    public mutating func finished(_ key: Key) { running[key] = nil }
+
+    /// The next transfer to start now, if the slots and the rate allow one; it counts as
+    /// running from here on. Call until nil.
+    /// - Complexity: O(waiting).
+    public mutating func nextToStart(at now: Duration) -> Key? {
+        guard running.count < policy.connections, !waiting.isEmpty else { return nil }
+        refill(at: now)
+        guard tokens >= 1 else { return nil }
+        let prefetchFull = runningPrefetches >= policy.prefetchConnections
+        var best: (key: Key, priority: Int, order: Int)?
+        for (key, entry) in waiting {
+            if prefetchFull && RequestPriority.isPrefetch(entry.priority) { continue }
+            if let current = best, (entry.priority, entry.order) >= (current.priority, current.order) { continue }
+            best = (key, entry.priority, entry.order)
+        }
+        guard let best else { return nil }
+        waiting[best.key] = nil
+        running[best.key] = best.priority
+        tokens -= 1
+        return best.key
+    }
+
+    /// When a token will be there for a waiting transfer held back by the rate alone (nil:
+    /// none is, or slots hold them back, which a finishing transfer frees).
+    public func nextStartTime(at now: Duration) -> Duration? {
+        guard !waiting.isEmpty, running.count < policy.connections else { return nil }
+        var copy = self
+        copy.refill(at: now)
+        guard copy.tokens < 1 else { return nil }
+        return now + .seconds((1 - copy.tokens) / policy.startsPerSecond)
+    }
+
+    private mutating func refill(at now: Duration) {
+        let elapsed = max(.zero, now - refilledAt)
+        tokens = min(policy.burst, tokens + Double(elapsed.components.seconds) * policy.startsPerSecond
+            + Double(elapsed.components.attoseconds) / 1e18 * policy.startsPerSecond)
+        refilledAt = now
+    }
+}
