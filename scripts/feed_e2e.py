@@ -9,7 +9,7 @@
 2. In tmux (160x48): the first screen shows the feed's titles and a header counting posts
    and pages; `G` pages on to the end (the page count grows, then "the end" is said); `q`
    quits with status 0 and the run's photo folder is gone.
-3. At rest, nothing is asked of the server for 3 s.
+3. At rest (the HUD says no download is pending), nothing is asked of the server for 3 s.
 4. A timeline whose statuses carry escape sequences (OSC, CSI, C1 CSI, DCS): the screen is
    not cleared (the header stays), the window title is untouched, the text shows harmless.
 5. A wrong start: an unreachable host, a web page instead of a timeline, a bad URL: one line
@@ -100,7 +100,9 @@ def main():
             # G pages on to the end of the feed (200 posts), then all is at rest: no request
             # for 3 s once the screen is whole.
             wait_for(lambda text: "the end" in text.splitlines()[0], "G did not page on to the end")
-            time.sleep(3)
+            # At rest: the HUD says no download is pending (every prefetch done).
+            wait_for(lambda text: "downloads 0 pending" in text, "downloads never finished")
+            time.sleep(1)
             before = feed.stats()["requests"]
             time.sleep(3)
             after = feed.stats()["requests"]
