@@ -8,7 +8,7 @@ E2E_DEPS     := xterm xvfb x11-apps netpbm xfonts-base xdotool kitty libgl1-mesa
 RELEASE_BIN  := .build/release
 ARGS         ?=
 
-.PHONY: deps deps-e2e install-packages build run feed test test-sixel test-kitty test-feed tsan fuzz soak bench bench-ticks bench-diff bench-images bench-collection clean
+.PHONY: deps deps-e2e install-packages build run feed test test-sixel test-kitty test-feed tsan fuzz soak bench bench-feed bench-ticks bench-diff bench-images bench-collection clean
 
 deps:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEPS)"
@@ -111,14 +111,21 @@ bench-collection: deps
 	$(SWIFT) build -c release --product destinations-bench
 	$(RELEASE_BIN)/destinations-bench collection --json
 
+# A fling over destinations-feed on loopback, 5 seeds (issue 25's targets; not part of CI:
+# the first run makes 10,000 previews, minutes). FEED_BENCH_ARGS: --stress 2, --runs 10 …
+FEED_BENCH_ARGS ?=
+bench-feed: deps
+	$(SWIFT) build -c release
+	python3 scripts/feed_bench.py $(FEED_BENCH_ARGS)
+
 clean:
 	rm -rf .build $(TSAN_BUILD)
 
-# libFuzzer over the photo decoders, EXIF parsing and the catalogue loader, FUZZ_S seconds
+# libFuzzer over the photo decoders, EXIF parsing, the catalogue loader and the feed's parsers, FUZZ_S seconds
 # each (not part of CI): built with -sanitize=fuzzer,address into its own folder.
 FUZZ_S ?= 60
 fuzz: deps
-	@for target in images exif catalogue; do \
+	@for target in images exif catalogue feed; do \
 	  $(SWIFT) build -c release --build-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
 	    -Xswiftc -parse-as-library --product fuzz-$$target 2>&1 | grep -v "Cannot export local symbol" || exit 1; \
 	done

@@ -114,6 +114,7 @@ let package = Package(
         .executableTarget(name: "fuzz-images", dependencies: ["ImagePipeline", "FuzzSupport"], path: "Fuzz/Images"),
         .executableTarget(name: "fuzz-exif", dependencies: ["ImagePipeline", "FuzzSupport"], path: "Fuzz/Exif"),
         .executableTarget(name: "fuzz-catalogue", dependencies: ["DestinationsModel", "FuzzSupport"], path: "Fuzz/Catalogue"),
+        .executableTarget(name: "fuzz-feed", dependencies: ["FeedFormat", "FuzzSupport"], path: "Fuzz/Feed"),
 
         // Shared test support: manual clocks, seeded RNG, changeset checkers.
         .target(name: "TestSupport", dependencies: ["CoreKit", "RenderLoop", "DiffableData"], path: "Tests/TestSupport"),

@@ -14,7 +14,7 @@ import re
 import subprocess
 import sys
 
-TARGETS = ["images", "exif", "catalogue"]
+TARGETS = ["images", "exif", "catalogue", "feed"]
 BUILD = ".build-fuzz"
 
 

@@ -1,3 +1,4 @@
+import CoreKit
 import DestinationsModel
 import FeedFormat
 import Foundation
@@ -60,6 +61,22 @@ public struct FeedServer: Sendable {
         let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: environment["HOME"] ?? "/tmp").appendingPathComponent(".cache")
         return cache.appendingPathComponent("destinations-feed")
+    }
+
+    /// Makes every post's preview now, on every core, keeping them in the preview folder
+    /// (those already there are only read): a benchmark then measures the client, not the
+    /// server making previews beside it. `progress` hears every 500 posts.
+    public func preparePreviews(progress: @escaping @Sendable (Int) -> Void = { _ in }) {
+        let count = routes.posts.count, media = routes.media
+        let done = Lock(0)
+        DispatchQueue.concurrentPerform(iterations: count) { index in
+            _ = try? media.preview(index: index)
+            let finished = done.withLock { value -> Int in
+                value += 1
+                return value
+            }
+            if finished % 500 == 0 || finished == count { progress(finished) }
+        }
     }
 
     /// Status ids the person favourited, as the server holds them.

@@ -24,6 +24,11 @@ public struct NetworkLoadCounters: Sendable, Hashable {
     public var promoted = 0
     /// From a request to its prepared image, each delivered request, in ms.
     public var timeToImage: [Double] = []
+    /// Its parts: waiting in the queue (request → transfer start), the transfer (start →
+    /// last byte), and the preparation (last byte → prepared, waiting for a worker included).
+    public var queueWait: [Double] = []
+    public var transferTime: [Double] = []
+    public var prepareTime: [Double] = []
 
     public init() {}
 }
@@ -63,6 +68,8 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
         var expected: Int?
         var cancelled = false
         var task: Task<Void, Never>?
+        var startedAt: Duration = .zero
+        var endedAt: Duration = .zero
         init(_ first: Interest) { interests = [first] }
     }
 
@@ -174,6 +181,8 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
                 }
                 starts.append((url, transfer))
                 state.counters.transfers += 1
+                transfer.startedAt = time
+                for interest in transfer.interests { state.counters.queueWait.append(Self.milliseconds(time - interest.askedAt)) }
             }
             if !state.timerArmed, let at = state.queue.nextStartTime(at: time) {
                 state.timerArmed = true
@@ -212,7 +221,10 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
 
     /// A transfer ended: its live requests are prepared (or fail), its slot is free.
     private func finish(_ transfer: Transfer, url: String, result: Result<[UInt8], ImageError>) {
+        let ended = now()
         let interests: [Interest] = state.withLock { state in
+            transfer.endedAt = ended
+            if !transfer.cancelled { state.counters.transferTime.append(Self.milliseconds(ended - transfer.startedAt)) }
             if state.transfers[url] === transfer {
                 state.transfers[url] = nil
                 state.queue.finished(url)
@@ -229,13 +241,17 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
         case .success(let bytes):
             for interest in interests {
                 pool.submit(priority: interest.cancellation.priority) { [self] preparer in
-                    prepare(bytes, for: interest, with: preparer)
+                    prepare(bytes, for: interest, with: preparer, arrivedAt: ended)
                 }
             }
         }
     }
 
-    private func prepare(_ bytes: [UInt8], for interest: Interest, with preparer: ImagePreparer) {
+    static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+
+    private func prepare(_ bytes: [UInt8], for interest: Interest, with preparer: ImagePreparer, arrivedAt: Duration) {
         guard !interest.cancellation.isCancelled else {
             tally.withLock { $0.abandoned += 1 }
             return
@@ -248,8 +264,11 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
             result = .failure(error)
             tally.withLock { $0.failed += 1 }
         }
-        let elapsed = now() - interest.askedAt
-        state.withLock { $0.counters.timeToImage.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15) }
+        let done = now()
+        state.withLock { state in
+            state.counters.timeToImage.append(Self.milliseconds(done - interest.askedAt))
+            state.counters.prepareTime.append(Self.milliseconds(done - arrivedAt))
+        }
         inbox.post(AssetCompletion(request: interest.request, key: interest.key, result: result))
     }
 }

@@ -30,6 +30,8 @@ struct FeedCommand: AsyncParsableCommand {
     @Option(name: .customLong("tls-key"), help: ArgumentHelp("PEM private key of --tls-cert.", valueName: "file")) var tlsKey: String?
     @Option(name: .customLong("preview-folder"), help: ArgumentHelp("Where previews are kept (default $XDG_CACHE_HOME/destinations-feed).", valueName: "dir"))
     var previewFolder: String?
+    @Flag(name: .customLong("prepare-previews"), help: "Make every post's preview before serving (kept in the preview folder for later runs).")
+    var preparePreviews = false
     @Option(name: .customLong("media-cache-control"), help: "Cache-Control of media responses.") var mediaCacheControl = "public, max-age=604800, immutable"
     @Option(name: .customLong("page-cache-control"), help: "Cache-Control of timeline pages.") var pageCacheControl = "public, max-age=30"
 
@@ -64,6 +66,13 @@ struct FeedCommand: AsyncParsableCommand {
         } catch {
             FileHandle.standardError.write(Data("destinations-feed: \(error)\n".utf8))
             Foundation.exit(1)
+        }
+        if preparePreviews {
+            let started = Date()
+            server.preparePreviews { done in
+                FileHandle.standardError.write(Data("destinations-feed: \(done) of \(posts) previews ready\n".utf8))
+            }
+            FileHandle.standardError.write(Data("destinations-feed: previews ready in \(Int(Date().timeIntervalSince(started))) s\n".utf8))
         }
         let scheme = tlsCert == nil ? "http" : "https"
         try await server.run { port in

@@ -14,7 +14,7 @@ typealias IndexPath = DiffableData.IndexPath
 /// store; thumbnails are requested by data prefetching and when a cell shows a
 /// placeholder, and arrive by `reconfigureItems`; the filter and the order run as
 /// background applies. Main thread only; the frame loop (``GridApp``) drives it.
-final class GridScreen: CollectionViewPrefetching {
+final class GridScreen: CollectionViewPrefetching, CollectionViewDelegate {
     /// What the person chose: the app changes it (``GridState/handle(_:in:)``), the screen
     /// only reads it.
     var state: GridState
@@ -66,6 +66,7 @@ final class GridScreen: CollectionViewPrefetching {
         self.execution = execution
         queries = PostQueryEngine()
         view.prefetchDataSource = self
+        view.delegate = self
         if postCount > Self.initialPosts { requery(animated: false) }
         if case .serialQueue = execution {
             // The search index, built before the first key of a filter needs it.
@@ -232,6 +233,16 @@ final class GridScreen: CollectionViewPrefetching {
             let key = thumbnailKey(for: id)
             if case .placeholder = store.asset(for: key) { requestThumbnail(id, key: key, at: path) }
         }
+    }
+
+    func willDisplay(_ cell: CollectionViewCell, at indexPath: IndexPath) {}
+
+    /// A cell scrolled off: its thumbnail request goes (UIKit's recipe), so that a fling's
+    /// passed cells do not hold the queue with stale, high priorities; a person who turns
+    /// back asks again, and a transfer nearly done finishes anyway (the loader's rule).
+    func didEndDisplaying(_ cell: CollectionViewCell, at indexPath: IndexPath) {
+        guard let id = source.itemIdentifier(for: indexPath) else { return }
+        store.cancelDownload(of: thumbnailKey(for: id))
     }
 
     func cancelPrefetching(at indexPaths: [IndexPath]) {

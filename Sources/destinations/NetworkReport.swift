@@ -19,6 +19,9 @@ struct NetworkReport {
     var skippedStatuses: Int
     var pageLatency: (p50: Double, p95: Double)?
     var timeToImage: (p50: Double, p95: Double)?
+    var queueWait: (p50: Double, p95: Double)?
+    var transferTime: (p50: Double, p95: Double)?
+    var prepareTime: (p50: Double, p95: Double)?
 
     init(feed: FeedSession) {
         let photos = feed.loader?.networkCounters ?? NetworkLoadCounters()
@@ -35,8 +38,17 @@ struct NetworkReport {
         promoted = photos.promoted
         skippedStatuses = feed.skippedStatuses
         pageLatency = feed.pageLatencyPercentiles.map { ($0.p50.milliseconds, $0.p95.milliseconds) }
-        let times = photos.timeToImage.sorted()
-        timeToImage = times.isEmpty ? nil : (times[(times.count - 1) / 2], times[min(times.count - 1, Int((Double(times.count) * 0.95).rounded(.up)) - 1)])
+        timeToImage = Self.percentiles(photos.timeToImage)
+        queueWait = Self.percentiles(photos.queueWait)
+        transferTime = Self.percentiles(photos.transferTime)
+        prepareTime = Self.percentiles(photos.prepareTime)
+    }
+
+    /// Median and 95th percentile (nearest rank), nil for none.
+    static func percentiles(_ values: [Double]) -> (p50: Double, p95: Double)? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        return (sorted[(sorted.count - 1) / 2], sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.95).rounded(.up)) - 1)])
     }
 
     /// Figures the loading pipeline does not measure yet are null, not zero.
@@ -49,7 +61,8 @@ struct NetworkReport {
             ("requests", "\(requests)"), ("bytes", "\(bytes)"), ("pages", "\(pages)"), ("transfers", "\(transfers)"),
             ("coalesced", "\(coalesced)"), ("cancelled_before_start", "\(cancelledBeforeStart)"), ("cancelled_in_flight", "\(cancelledInFlight)"),
             ("bytes_after_cancel", "\(bytesAfterCancel)"), ("failed_transfers", "\(failedTransfers)"), ("kept_nearly_done", "\(keptNearlyDone)"),
-            ("promoted", "\(promoted)"), ("time_to_image_ms", percentiles(timeToImage)), ("page_latency_ms", percentiles(pageLatency)),
+            ("promoted", "\(promoted)"), ("time_to_image_ms", percentiles(timeToImage)),
+            ("queue_wait_ms", percentiles(queueWait)), ("transfer_ms", percentiles(transferTime)), ("prepare_ms", percentiles(prepareTime)), ("page_latency_ms", percentiles(pageLatency)),
             ("image_bytes_never_shown", "null"), ("skipped_statuses", "\(skippedStatuses)"),
         ]
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"

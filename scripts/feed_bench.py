@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""The fling over a feed, measured: issue 25's targets over several seeds.
+
+    scripts/feed_bench.py [--runs 5] [--posts 10000] [--latency 80] [--bandwidth 20000] [--stress 0]
+
+Each run starts destinations-feed (release) on a free loopback port with the previews made
+beforehand (kept in .build/feed-previews; the first run of a new size makes them all, which
+takes minutes), then flings the app over it headless at 120 Hz, 160x48, for 6 s. Prints each
+run and the median (worst) of: hitches, commit p99, placeholders, time to image p95 and its
+parts, transfers, bytes after a cancel per cancelled transfer, and the server's count of
+transfers of one URL at the same time (duplicates).
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+from feedserver import FeedServer
+
+SERVER, APP = ".build/release/destinations-feed", ".build/release/destinations"
+PREVIEWS = ".build/feed-previews"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--posts", type=int, default=10000)
+    parser.add_argument("--latency", type=int, default=80)
+    parser.add_argument("--bandwidth", type=int, default=20000)
+    parser.add_argument("--stress", type=int, default=0)
+    parser.add_argument("--duration", type=float, default=6)
+    options = parser.parse_args()
+    os.makedirs(PREVIEWS, exist_ok=True)
+    made = sum(1 for name in os.listdir(PREVIEWS) if name.endswith(".jpg"))
+    if made < options.posts:
+        print(f"feed_bench: making {options.posts} previews first (once; kept in {PREVIEWS})", flush=True)
+        with FeedServer(SERVER, "--posts", str(options.posts), "--prepare-previews", preview_folder=PREVIEWS):
+            pass
+    rows = []
+    for seed in range(1, options.runs + 1):
+        server_args = ["--posts", str(options.posts), "--latency", str(options.latency), "--bandwidth", str(options.bandwidth), "--seed", str(seed)]
+        with FeedServer(SERVER, *server_args, preview_folder=PREVIEWS) as feed:
+            run = subprocess.run([APP, "--feed", feed.timeline, "--scenario", "fling", "--duration", str(options.duration), "--refresh-rate", "120",
+                                  "--seed", str(seed), "--stress", str(options.stress), "--report", "json"],
+                                 capture_output=True, text=True, env=dict(os.environ, COLUMNS="160", LINES="48"))
+            if run.returncode != 0:
+                sys.exit(f"feed_bench: seed {seed} exited {run.returncode}: {run.stderr[-2000:]}")
+            report, stats = json.loads(run.stdout), feed.stats()
+        network = report["network"]
+        cancelled = network["cancelled_in_flight"]
+        row = {
+            "hitches": report["hitches"], "commit_p99_ms": report["commit_ms"]["p99"],
+            "placeholders_pct": report["placeholder_cell_frames_pct"],
+            "time_to_image_p95_ms": (network["time_to_image_ms"] or {}).get("p95", 0),
+            "queue_p95_ms": (network["queue_wait_ms"] or {}).get("p95", 0),
+            "transfer_p95_ms": (network["transfer_ms"] or {}).get("p95", 0),
+            "prepare_p95_ms": (network["prepare_ms"] or {}).get("p95", 0),
+            "transfers": network["transfers"], "pages": network["pages"],
+            "bytes_after_cancel_per_cancel": network["bytes_after_cancel"] / cancelled if cancelled else 0,
+            "duplicates": stats["overlappingSameURL"],
+        }
+        rows.append(row)
+        print(f"seed {seed}: " + ", ".join(f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}" for k, v in row.items()), flush=True)
+    print(f"\nmedian (worst) over {len(rows)} runs, {options.posts} posts, latency {options.latency} ms, {options.bandwidth} KB/s, stress {options.stress}:")
+    for key in rows[0]:
+        values = [row[key] for row in rows]
+        worst = min(values) if key in ("pages", "transfers") else max(values)
+        print(f"  {key}: {statistics.median(values):.2f} ({worst:.2f})")
+
+
+if __name__ == "__main__":
+    main()
