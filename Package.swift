@@ -127,7 +127,8 @@ let package = Package(
         .testTarget(name: "DestinationsModelTests", dependencies: ["CoreKit", "DestinationsModel", "ImagePipeline"]),
         .testTarget(name: "FeedFormatTests", dependencies: ["FeedFormat"]),
         // The client against destinations-feed on loopback, in-process.
-        .testTarget(name: "FeedTests", dependencies: ["CoreKit", "FeedClient", "FeedFormat", "FeedServer", "ImagePipeline"]),
+        .testTarget(name: "FeedTests", dependencies: ["CoreKit", "FeedClient", "FeedFormat", "FeedServer", "ImagePipeline",
+                                                    .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ImagePipelineTests", dependencies: ["CoreKit", "CellCanvas", "ImagePipeline"], resources: [.copy("Fixtures")]),
         // ARCHITECTURE.md, Package.swift and the sources' imports agree.
         .testTarget(name: "ArchitectureTests"),

@@ -52,4 +52,16 @@ public struct RangeTuning: Sendable, Equatable {
     public var initialPreloadLeading = 1.5
 
     public init() {}
+
+    /// The data prefetch distance ahead, in screens, for a scroll at `speed` rows a second
+    /// when an image takes `timeToImage` to arrive: one screen, plus the rows the scroll
+    /// covers while a request is under way, within 1 to `maximum` screens. A fling looks
+    /// further ahead, a slow scroll less (every anchor uses a fixed distance; Texture's is
+    /// 2.5 screens whatever the speed).
+    public static func preloadAhead(speed: Double, timeToImage: Duration, viewportRows: Int, maximum: Double = 8) -> Double {
+        guard viewportRows > 0 else { return 1 }
+        let seconds = Double(timeToImage.components.seconds) + Double(timeToImage.components.attoseconds) / 1e18
+        let rows = abs(speed) * max(0, seconds)
+        return min(maximum, max(1, 1 + rows / Double(viewportRows)))
+    }
 }

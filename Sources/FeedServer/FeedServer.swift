@@ -30,6 +30,8 @@ public struct FeedServer: Sendable {
         public var previewFolder: String?
         public var mediaCacheControl = "public, max-age=604800, immutable"
         public var pageCacheControl = "public, max-age=30"
+        /// What the server logs (warnings and up by default; tests keep it quiet).
+        public var logLevel = Logger.Level.warning
 
         public init() {}
     }
@@ -89,7 +91,7 @@ public struct FeedServer: Sendable {
         routes.add(to: router)
         HostileRoutes(posts: routes.posts, media: routes.media, scheme: routes.scheme).add(to: router)
         var logger = Logger(label: "destinations-feed")
-        logger.logLevel = .warning
+        logger.logLevel = options.logLevel
         let server: HTTPServerBuilder
         if let certificate = options.tlsCertificate, let key = options.tlsKey {
             do {

@@ -82,10 +82,9 @@ final class MediaShop: Sendable {
                             height: Int((Double(facts.previewHeight) / asset.window.height).rounded(.up)))
             let pixels = try preparer.decodeFile(asset.path, covering: covering).cropped(to: asset.window)
             bytes = try JPEGEncoder().encode(pixels.filling(width: facts.previewWidth, height: facts.previewHeight), quality: 80)
-            // Written whole under another name, then renamed: a killed server never leaves half a preview.
-            let partial = folder.appendingPathComponent("preview-\(name).part\(UInt64.random(in: 0...UInt64.max))")
-            if (try? Data(bytes).write(to: partial)) != nil { _ = try? FileManager.default.replaceItemAt(file, withItemAt: partial) }
-            try? FileManager.default.removeItem(at: partial)
+            // Written whole under another name and renamed (`.atomic`): a killed server never
+            // leaves half a preview to serve.
+            try? Data(bytes).write(to: file, options: .atomic)
         }
         let photoDate = (try? photoFacts(asset.path))?.modified ?? Date(timeIntervalSince1970: 0)
         let body = MediaBody(bytes: bytes, etag: Self.etag(bytes), lastModified: photoDate)

@@ -104,6 +104,14 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
 
     public var counters: AssetLoadCounters { tally.withLock { $0 } }
 
+    /// The median of the last 32 times from a request to its prepared image (nil before
+    /// the first): what the prefetch distance is scaled by.
+    public var recentTimeToImage: Duration? {
+        let recent = state.withLock { Array($0.counters.timeToImage.suffix(32)) }.sorted()
+        guard !recent.isEmpty else { return nil }
+        return .milliseconds(recent[(recent.count - 1) / 2])
+    }
+
     /// The network figures so far (the promoted count is the queue's).
     public var networkCounters: NetworkLoadCounters {
         state.withLock { state in

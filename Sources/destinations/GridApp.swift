@@ -184,6 +184,11 @@ final class GridApp: FrameDelegate {
             somethingHappened = true
         }
         let view = screen.view
+        // The prefetch distance follows the scroll's speed and the network's measured time
+        // to image (before the first image: Texture's fixed 2.5 screens).
+        if let timeToImage = feed.loader?.recentTimeToImage {
+            view.ranges.preloadLeading = RangeTuning.preloadAhead(speed: view.physics.velocity, timeToImage: timeToImage, viewportRows: view.viewport.height)
+        }
         let rowsBelow = view.layout.contentHeight - Int(view.physics.offset) - view.viewport.height
         if screen.state.filter.isEmpty || feed.pagesToTheEnd { feed.pageIfNeeded(rowsBelow: rowsBelow, screenRows: view.viewport.height) }
     }

@@ -135,6 +135,24 @@ import Testing
         #expect(whole.bytes.count > 1000)
     }
 
+    @Test func previewsAreMadeOnceAndKept() async throws {
+        let folder = temporaryFolder()
+        let fetcher = try HTTPFetcher()
+        defer { fetcher.shutdown() }
+        let first = try await LoopbackFeed.start { $0.previewFolder = folder.path }
+        let made = try await fetcher.fetch("\(first.base)/media/preview/5.jpg", limit: 1 << 20, deadline: .seconds(10))
+        await first.stop()
+        let kept = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(kept.filter { $0.hasSuffix(".jpg") }.count == 1, "\(kept)")
+        #expect(!kept.contains { $0.contains(".part") || $0.hasPrefix(".") }, "no partial file left: \(kept)")
+        // A server started again on the same folder serves the same bytes, the same validator.
+        let second = try await LoopbackFeed.start { $0.previewFolder = folder.path }
+        defer { Task { await second.stop() } }
+        let served = try await fetcher.fetch("\(second.base)/media/preview/5.jpg", limit: 1 << 20, deadline: .seconds(10))
+        #expect(served.bytes == made.bytes)
+        #expect(served.header("ETag") == made.header("ETag"))
+    }
+
     @Test func hostileServersGetAClearMessage() async throws {
         let feed = try await LoopbackFeed.start()
         defer { Task { await feed.stop() } }

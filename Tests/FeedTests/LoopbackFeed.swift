@@ -2,6 +2,7 @@ import CoreKit
 import FeedClient
 import FeedServer
 import Foundation
+import Logging
 
 /// `destinations-feed` in this process, on a free loopback port, for one test.
 final class LoopbackFeed: Sendable {
@@ -15,6 +16,8 @@ final class LoopbackFeed: Sendable {
         var options = FeedServer.Options()
         options.port = 0
         options.posts = 200
+        // Cancelling the server's task at the end of a test logs "shutdown" errors otherwise.
+        options.logLevel = .critical
         options.previewFolder = FileManager.default.temporaryDirectory.appendingPathComponent("feed-previews-\(UUID().uuidString)").path
         configure(&options)
         let server = try FeedServer(options: options)
