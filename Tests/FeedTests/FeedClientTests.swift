@@ -229,7 +229,7 @@ import Testing
     // MARK: Helpers
 
     func nextArrival(_ pager: FeedPager) async throws -> FeedPageArrival {
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
             for event in pager.events.drain() {
                 switch event {
@@ -280,7 +280,7 @@ final class LoaderDriver: @unchecked Sendable {
         }
     }
 
-    func waitForResults(_ count: Int, timeout: Duration = .seconds(20)) async throws -> [Result<CellImage, ImageError>] {
+    func waitForResults(_ count: Int, timeout: Duration = .seconds(60)) async throws -> [Result<CellImage, ImageError>] {
         let end = ContinuousClock.now + timeout
         while results.count < count {
             guard ContinuousClock.now < end else { throw TestFailure("\(results.count) of \(count) results arrived") }

@@ -23,7 +23,7 @@ final class LoopbackFeed: Sendable {
         let server = try FeedServer(options: options)
         let port = Lock<Int?>(nil)
         let task = Task { try await server.run { taken in port.withLock { $0 = taken } } }
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(60)
         while port.withLock({ $0 }) == nil {
             guard ContinuousClock.now < deadline else { throw TestFailure("the feed server did not start") }
             try await Task.sleep(for: .milliseconds(10))
