@@ -39,7 +39,7 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .status(code, nil): "the server answered \(code)"
         case .tooLarge(let limit): "the response is larger than \(limit / 1024) KiB"
         case .tooManyRedirects: "too many redirects"
-        case .redirectNotWeb(let url): "a redirect to \(PlainTextURL.shown(url)), which is not http(s)"
+        case .redirectNotWeb(let url): "a redirect to \(shown(url)), which is not http(s)"
         case .cutShort(let received): "the connection dropped after \(received) bytes"
         case .notATimeline(let error): error.description
         case .cancelled: "cancelled"
@@ -58,12 +58,10 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A URL as a message may show it: no control characters, at most 120 characters.
-enum PlainTextURL {
-    static func shown(_ url: String) -> String {
-        let safe = String(url.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }.map(Character.init))
-        return safe.count > 120 ? String(safe.prefix(119)) + "…" : safe
-    }
+/// A URL or server text as a message may show it: terminal-safe, at most 120 characters.
+private func shown(_ text: String) -> String {
+    let safe = PlainText.clean(text)
+    return safe.count > 120 ? String(safe.prefix(119)) + "…" : safe
 }
 
 /// A response read whole (within its limit).
@@ -225,13 +223,13 @@ public final class HTTPFetcher: Sendable {
         let text = "\(error)"
         if text.contains("connectTimeout") || text.contains("Timeout") { return .timedOut(host: host) }
         if text.contains("refused") || text.contains("ECONNREFUSED") { return .unreachable(host: host, reason: "connection refused") }
-        return .unreachable(host: host, reason: PlainTextURL.shown(text))
+        return .unreachable(host: host, reason: shown(text))
     }
 
     /// The `error` of a JSON error body, or nil.
     static func serverMessage(_ bytes: [UInt8]) -> String? {
         struct ErrorBody: Decodable { let error: String }
         guard let message = try? JSONDecoder().decode(ErrorBody.self, from: Data(bytes)).error else { return nil }
-        return PlainTextURL.shown(message)
+        return shown(message)
     }
 }

@@ -187,10 +187,17 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
                     state.queue.finished(url)
                     continue
                 }
+                // Everyone waiting cancelled since the last frame's look: it never starts.
+                if transfer.interests.allSatisfy(\.cancellation.isCancelled) {
+                    state.queue.finished(url)
+                    state.transfers[url] = nil
+                    state.counters.cancelledBeforeStart += 1
+                    continue
+                }
                 starts.append((url, transfer))
                 state.counters.transfers += 1
                 transfer.startedAt = time
-                for interest in transfer.interests { state.counters.queueWait.append(Self.milliseconds(time - interest.askedAt)) }
+                for interest in transfer.interests { state.counters.queueWait.append((time - interest.askedAt).milliseconds) }
             }
             if !state.timerArmed, let at = state.queue.nextStartTime(at: time) {
                 state.timerArmed = true
@@ -232,7 +239,7 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
         let ended = now()
         let interests: [Interest] = state.withLock { state in
             transfer.endedAt = ended
-            if !transfer.cancelled { state.counters.transferTime.append(Self.milliseconds(ended - transfer.startedAt)) }
+            if !transfer.cancelled { state.counters.transferTime.append((ended - transfer.startedAt).milliseconds) }
             if state.transfers[url] === transfer {
                 state.transfers[url] = nil
                 state.queue.finished(url)
@@ -255,10 +262,6 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
         }
     }
 
-    static func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-    }
-
     private func prepare(_ bytes: [UInt8], for interest: Interest, with preparer: ImagePreparer, arrivedAt: Duration) {
         guard !interest.cancellation.isCancelled else {
             tally.withLock { $0.abandoned += 1 }
@@ -274,8 +277,8 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
         }
         let done = now()
         state.withLock { state in
-            state.counters.timeToImage.append(Self.milliseconds(done - interest.askedAt))
-            state.counters.prepareTime.append(Self.milliseconds(done - arrivedAt))
+            state.counters.timeToImage.append((done - interest.askedAt).milliseconds)
+            state.counters.prepareTime.append((done - arrivedAt).milliseconds)
         }
         inbox.post(AssetCompletion(request: interest.request, key: interest.key, result: result))
     }

@@ -25,7 +25,8 @@ final class FeedSession {
     private(set) var skippedStatuses = 0
     /// The last failure and when it will be retried, for the header; cleared by a page.
     private(set) var problem: (error: FetchError, retryAt: Duration?)?
-    private(set) var pageLatencies: [Duration] = []
+    /// Each page's time from request to parsed page, in ms.
+    private(set) var pageLatencies: [Double] = []
     /// `G` on the feed: keep paging until the end is reached or the person moves up.
     var pagesToTheEnd = false
 
@@ -41,7 +42,7 @@ final class FeedSession {
             let first = try pager.loadFirstPage()
             firstPage = first
             skippedStatuses = first.page.skipped
-            pageLatencies.append(first.latency)
+            pageLatencies.append(first.latency.milliseconds)
         } catch {
             end()
             throw AppError(description: "\(PlainText.clean(url)): \(error)", status: 1)
@@ -70,7 +71,7 @@ final class FeedSession {
             case .arrived(let arrival):
                 arrivals.append(arrival)
                 skippedStatuses += arrival.page.skipped
-                pageLatencies.append(arrival.latency)
+                pageLatencies.append(arrival.latency.milliseconds)
                 problem = nil
             case .failed(let error, let retryIn):
                 problem = (error, retryIn.map { now + $0 })
@@ -103,13 +104,6 @@ final class FeedSession {
             text += " · the end"
         }
         return text
-    }
-
-    /// Median and 95th percentile of page latencies so far.
-    var pageLatencyPercentiles: (p50: Duration, p95: Duration)? {
-        guard !pageLatencies.isEmpty else { return nil }
-        let sorted = pageLatencies.sorted()
-        return (sorted[(sorted.count - 1) / 2], sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.95).rounded(.up)) - 1)])
     }
 
     /// The loader the image store fetches photos through (the pipeline's policies over this

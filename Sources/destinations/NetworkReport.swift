@@ -37,18 +37,16 @@ struct NetworkReport {
         keptNearlyDone = photos.keptNearlyDone
         promoted = photos.promoted
         skippedStatuses = feed.skippedStatuses
-        pageLatency = feed.pageLatencyPercentiles.map { ($0.p50.milliseconds, $0.p95.milliseconds) }
+        pageLatency = Self.percentiles(feed.pageLatencies)
         timeToImage = Self.percentiles(photos.timeToImage)
         queueWait = Self.percentiles(photos.queueWait)
         transferTime = Self.percentiles(photos.transferTime)
         prepareTime = Self.percentiles(photos.prepareTime)
     }
 
-    /// Median and 95th percentile (nearest rank), nil for none.
+    /// Median and 95th percentile (the report's nearest rank), nil for none.
     static func percentiles(_ values: [Double]) -> (p50: Double, p95: Double)? {
-        guard !values.isEmpty else { return nil }
-        let sorted = values.sorted()
-        return (sorted[(sorted.count - 1) / 2], sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.95).rounded(.up)) - 1)])
+        GridApp.percentiles(values).map { ($0.p50, $0.p95) }
     }
 
     /// Figures the loading pipeline does not measure yet are null, not zero.
