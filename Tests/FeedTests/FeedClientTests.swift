@@ -45,7 +45,8 @@ import Testing
     }
 
     @Test func oneTransferPerURLAtATime() async throws {
-        let feed = try await LoopbackFeed.start { $0.shape.latency = .milliseconds(300) }
+        // A second of latency: the eight requests below join the first transfer long before it ends.
+        let feed = try await LoopbackFeed.start { $0.shape.latency = .seconds(1) }
         defer { Task { await feed.stop() } }
         let fetcher = try HTTPFetcher()
         defer { fetcher.shutdown() }
@@ -62,16 +63,17 @@ import Testing
     }
 
     @Test func cancellingStopsTheBytes() async throws {
-        // 40 KB/s: an original of several hundred KB takes seconds; cancelled after 0.5 s.
-        let feed = try await LoopbackFeed.start { $0.shape.bytesPerSecond = 40_000 }
+        // 10 KB/s: an original of several hundred KB takes most of a minute; cancelled once its
+        // first bytes are in (what is asserted holds unless the machine stalls for seconds).
+        let feed = try await LoopbackFeed.start { $0.shape.bytesPerSecond = 10_000 }
         defer { Task { await feed.stop() } }
         let fetcher = try HTTPFetcher()
         defer { fetcher.shutdown() }
         let loader = LoaderDriver(fetcher: fetcher)
         let request = loader.load("\(feed.base)/media/original/0.jpg", columns: 20)
-        try await loader.frames(for: .milliseconds(500))
+        try await loader.frames(until: { loader.network.bytes > 0 })
         request.cancel()
-        try await loader.frames(for: .milliseconds(50))
+        loader.frame()  // the cancel is read here
         #expect(loader.network.cancelledInFlight == 1)
         // The server sees its client leave; give it time to notice.
         let deadline = ContinuousClock.now + .seconds(10)
@@ -95,7 +97,7 @@ import Testing
         let waiting = loader.load("\(feed.base)/media/preview/2.jpg", columns: 10)
         waiting.cancel()
         _ = try await loader.waitForResults(1)
-        try await loader.frames(for: .milliseconds(100))
+        loader.frame()
         #expect(loader.network.cancelledBeforeStart == 1)
         #expect(loader.network.transfers == 1)
         #expect(feed.stats.previewRequests == 1, "the cancelled one never reached the server")
@@ -272,9 +274,12 @@ final class LoaderDriver: @unchecked Sendable {
         results += loader.inbox.drain().map(\.result)
     }
 
-    func frames(for duration: Duration) async throws {
-        let end = ContinuousClock.now + duration
-        while ContinuousClock.now < end {
+
+    /// Frames until `condition` holds (bounded: a hang fails the test, never a slow machine).
+    func frames(until condition: () -> Bool, timeout: Duration = .seconds(60)) async throws {
+        let end = ContinuousClock.now + timeout
+        while !condition() {
+            guard ContinuousClock.now < end else { throw TestFailure("the condition never held") }
             frame()
             try await Task.sleep(for: .milliseconds(5))
         }
