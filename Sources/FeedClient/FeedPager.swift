@@ -33,6 +33,8 @@ public final class FeedPager: Sendable {
     /// The largest page body read (80 statuses of Mastodon are about 400 KB).
     public static let pageLimit = 8 << 20
     public static let pageDeadline: Duration = .seconds(30)
+    /// Tries of the first page before the start reports its failure.
+    public static let firstPageAttempts = 3
     /// Placeholder colours per post: enough for a thumbnail of a few cells.
     public static let placeholderSize = (width: 8, height: 6)
 
@@ -94,11 +96,18 @@ public final class FeedPager: Sendable {
         let result = Lock<Result<FeedPageArrival, FetchError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task.detached { [self] in
-            do throws(FetchError) {
-                let arrival = try await Self.page(url, fetcher: fetcher)
-                result.withLock { $0 = .success(arrival) }
-            } catch {
-                result.withLock { $0 = .failure(error) }
+            // A failure that may pass (a 500, a dropped connection) is asked again twice,
+            // after 0.5 and 1 s, before the start gives up.
+            for attempt in 1...Self.firstPageAttempts {
+                do throws(FetchError) {
+                    let arrival = try await Self.page(url, fetcher: fetcher)
+                    result.withLock { $0 = .success(arrival) }
+                    break
+                } catch {
+                    result.withLock { $0 = .failure(error) }
+                    guard error.isTransient, attempt < Self.firstPageAttempts else { break }
+                    try? await Task.sleep(for: .milliseconds(500 << (attempt - 1)))
+                }
             }
             done.signal()
         }

@@ -31,6 +31,16 @@ import Testing
         #expect(!pager.loadMore(), "the end is the end")
     }
 
+    @Test func aFailingFirstPageIsAskedThreeTimesThenSaysWhy() async throws {
+        let feed = try await LoopbackFeed.start { $0.shape.failRate = 1 }
+        defer { Task { await feed.stop() } }
+        let fetcher = try HTTPFetcher()
+        defer { fetcher.shutdown() }
+        let result = await onThread { Result { () throws(FetchError) in try FeedPager(url: feed.timeline, fetcher: fetcher, wake: nil).loadFirstPage() } }
+        #expect(throws: FetchError.status(500, message: "Something went wrong on our end (--fail-rate)")) { try result.get() }
+        #expect(feed.stats.timelineRequests == FeedPager.firstPageAttempts)
+    }
+
     @Test func aBearerTokenIsSentAndARefusalSaysWhy() async throws {
         let feed = try await LoopbackFeed.start { $0.token = "s3cret" }
         defer { Task { await feed.stop() } }
