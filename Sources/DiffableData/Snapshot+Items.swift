@@ -152,7 +152,7 @@ extension Snapshot {
         let appending = position == items[section].count
         func claim(_ k: Int) -> IndexPath { appending ? IndexPath(item: position + k, section: section) : IndexPath(item: -1 - k, section: -1) }
         func claimedHere(_ path: IndexPath) -> Bool { appending ? path.section == section && path.item >= position : path.section == -1 }
-        pathByItem.reserveCapacity(pathByItem.count + identifiers.count)
+        pathByItem.reserve(for: identifiers)
         for k in identifiers.indices {
             let identifier = identifiers[k]
             guard let previous = pathByItem.updateValue(claim(k), forKey: identifier) else { continue }
@@ -164,7 +164,11 @@ extension Snapshot {
             for j in 0..<k where pathByItem[identifiers[j]].map(claimedHere) == true { pathByItem[identifiers[j]] = nil }
             throw .duplicateItem(item: SnapshotError.name(identifier), operation: operation, existing: existing)
         }
-        items[section].insert(contentsOf: identifiers, at: position)
+        if items[section].isEmpty {
+            items[section] = identifiers  // shares the caller's buffer (a million ids: 8 MB not copied)
+        } else {
+            items[section].insert(contentsOf: identifiers, at: position)
+        }
         if !appending { reindexItems(inSection: section, from: position) }
         recomputeStarts(from: section + 1)
     }

@@ -12,7 +12,7 @@ public struct Snapshot<SectionID: Hashable & Sendable, ItemID: Hashable & Sendab
     var sectionIDs: [SectionID] = []
     var items: [[ItemID]] = []
     var sectionIndexByID: [SectionID: Int] = [:]
-    var pathByItem: [ItemID: IndexPath] = [:]
+    var pathByItem = ItemPaths<ItemID>()
     /// Global index of each section's first item; `sectionStarts.count == sectionIDs.count`.
     var sectionStarts: [Int] = []
     var reloadedItems = OrderedSetOfIDs<ItemID>()

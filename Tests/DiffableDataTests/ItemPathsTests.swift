@@ -1,0 +1,112 @@
+import CoreKit
+@testable import DiffableData
+import Testing
+
+/// The snapshot's identifier → path index in its two layouts (a flat array for compact
+/// `Int` ranges, a dictionary otherwise) against a plain dictionary as the model.
+@Suite struct ItemPathsTests {
+    @Test func compactIntegerIdentifiersTakeTheFlatLayout() {
+        var paths = ItemPaths<Int>()
+        let ids = Array(1...100_000)
+        paths.reserve(for: ids)
+        for (k, id) in ids.enumerated() { #expect(paths.updateValue(IndexPath(item: k, section: 0), forKey: id) == nil) }
+        #expect(paths.isDense)
+        #expect(paths.count == 100_000)
+        #expect(paths[1] == IndexPath(item: 0, section: 0))
+        #expect(paths[100_000] == IndexPath(item: 99_999, section: 0))
+        #expect(paths[0] == nil && paths[100_001] == nil && paths[-5] == nil && paths[.max] == nil && paths[.min] == nil)
+    }
+
+    @Test func aKeyFarOutsideTheRangeMovesEveryPathIntoTheDictionary() {
+        var paths = ItemPaths<Int>()
+        paths.reserve(for: [10, 11, 12])
+        for id in 10...12 { _ = paths.updateValue(IndexPath(item: id - 10, section: 1), forKey: id) }
+        #expect(paths.isDense)
+        _ = paths.updateValue(IndexPath(item: 3, section: 1), forKey: 1_000_000_000)
+        #expect(!paths.isDense)
+        #expect(paths.count == 4)
+        for id in 10...12 { #expect(paths[id] == IndexPath(item: id - 10, section: 1)) }
+        #expect(paths[1_000_000_000] == IndexPath(item: 3, section: 1))
+    }
+
+    @Test func sparseOrNonIntegerIdentifiersUseTheDictionary() {
+        var sparse = ItemPaths<Int>()
+        sparse.reserve(for: [0, 1 << 40])
+        #expect(!sparse.isDense)
+        var overflowing = ItemPaths<Int>()
+        overflowing.reserve(for: [.min, .max])
+        #expect(!overflowing.isDense)
+        var strings = ItemPaths<String>()
+        strings.reserve(for: ["a"])
+        _ = strings.updateValue(IndexPath(item: 0, section: 0), forKey: "a")
+        #expect(!strings.isDense && strings["a"] == IndexPath(item: 0, section: 0))
+    }
+
+    /// Random inserts (ascending, below the range, far away), overwrites, marker paths with
+    /// negative parts, and removals: after every step every key the model knows, and keys
+    /// around them, answer as the model does.
+    @Test(arguments: 1...40) func agreesWithADictionaryUnderRandomOperations(seed: Int) {
+        var rng = SplitMix64(seed: UInt64(seed))
+        var paths = ItemPaths<Int>()
+        var model: [Int: IndexPath] = [:]
+        let base = rng.below(2) == 0 ? 0 : 1_000_000 * (rng.below(5) - 2)
+        let first = (0..<(1 + rng.below(50))).map { base + $0 * (1 + rng.below(3)) }
+        paths.reserve(for: Array(Set(first)))
+        for step in 0..<400 {
+            let key: Int
+            switch rng.below(10) {
+            case 0: key = base - rng.below(200)            // below the range: grows at the front
+            case 1: key = base + rng.below(5_000)          // ahead of the range
+            case 2 where step > 300: key = base + (1 << 33) + rng.below(3)  // far: spills
+            default: key = base + rng.below(300)
+            }
+            if rng.below(4) == 0 {
+                paths[key] = nil
+                model[key] = nil
+            } else {
+                let path = IndexPath(item: rng.below(2) == 0 ? rng.below(1000) : -1 - rng.below(5), section: rng.below(3) - 1)
+                #expect(paths.updateValue(path, forKey: key) == model.updateValue(path, forKey: key), "seed \(seed) step \(step)")
+            }
+            #expect(paths.count == model.count, "seed \(seed) step \(step)")
+        }
+        for (key, path) in model { #expect(paths[key] == path, "seed \(seed) key \(key)") }
+        for probe in (base - 300)...(base + 400) { #expect(paths[probe] == model[probe], "seed \(seed) probe \(probe)") }
+    }
+
+    /// The index a million-post app builds: one append, then the queries the grid makes.
+    @Test func aMillionItemSnapshotAnswersEveryQueryFromTheFlatLayout() {
+        var snapshot = Snapshot<Int, Int>()
+        snapshot.appendSections([0, 1])
+        snapshot.appendItems(Array(1...1_000_000), toSection: 0)
+        snapshot.appendItems([2_000_000], toSection: 1)
+        #expect(snapshot.pathByItem.isDense)  // twice the range: still within four slots a key
+        snapshot.appendItems([10_000_000], toSection: 1)
+        #expect(!snapshot.pathByItem.isDense)  // ten times: the dictionary takes over
+        var compact = Snapshot<Int, Int>()
+        compact.appendSections([0])
+        compact.appendItems(Array(1...1_000_000))
+        #expect(compact.pathByItem.isDense)
+        #expect(compact.numberOfItems == 1_000_000)
+        #expect(compact.indexOfItem(777_777) == 777_776)
+        #expect(compact.indexPath(for: 1_000_000) == IndexPath(item: 999_999, section: 0))
+        #expect(!compact.contains(item: 0) && !compact.contains(item: 1_000_001))
+        compact.deleteItems([1, 500_000])
+        #expect(compact.numberOfItems == 999_998)
+        #expect(compact.indexOfItem(2) == 0 && compact.indexOfItem(500_001) == 499_998)
+        #expect(snapshot.numberOfItems == 1_000_002 && snapshot.indexPath(for: 2_000_000) == IndexPath(item: 0, section: 1))
+        #expect(snapshot.indexOfItem(10_000_000) == 1_000_001 && snapshot.indexOfItem(999_999) == 999_998)
+    }
+
+    /// A duplicate refused by an append leaves the snapshot (and its index) as it was, in
+    /// the flat layout too.
+    @Test func aRefusedAppendLeavesTheFlatIndexUntouched() {
+        var snapshot = Snapshot<Int, Int>()
+        snapshot.appendSections([0])
+        snapshot.appendItems([1, 2, 3])
+        #expect(throws: SnapshotError.self) { try snapshot.tryAppendItems([4, 5, 2]) }
+        #expect(throws: SnapshotError.self) { try snapshot.tryAppendItems([6, 7, 6]) }
+        #expect(snapshot.numberOfItems == 3)
+        #expect(!snapshot.contains(item: 4) && !snapshot.contains(item: 6) && !snapshot.contains(item: 7))
+        #expect(snapshot.indexOfItem(2) == 1)
+    }
+}
