@@ -31,7 +31,7 @@ import Testing
         for y in 0..<26 {
             for x in 0..<7 { bytes += [UInt8(x * 36), UInt8(y * 9), UInt8((x + y) % 2 * 200), 255] }
         }
-        let strips = SixelEncoder.strips(of: PixelBuffer(width: 7, height: 26, bytes: bytes), cellHeight: 13, colors: 256)
+        let strips = SixelEncoder.strips(of: PixelBuffer(width: 7, height: 26, bytes: bytes), cellHeight: 13, colors: 256, coloursPerBand: nil)
         #expect(strips.count == 2)
         for (index, strip) in strips.enumerated() {
             let text = String(decoding: strip, as: UTF8.self)
@@ -46,6 +46,48 @@ import Testing
             }
             #expect(!text.contains("-") || text.split(separator: "-").count == 3, "three bands: 6 + 6 + 1 rows")
         }
+    }
+
+    /// A band of a photo keeps its most used colours; each other pixel takes the nearest
+    /// of them. Checked on the decoded strips, band by band, as a terminal paints them.
+    @Test(arguments: [2, 4, 8]) func aBandKeepsAtMostItsCapOfColoursAndCostsFewerBytes(cap: Int) throws {
+        var bytes: [UInt8] = []
+        var rng = 0x5eed as UInt64
+        for y in 0..<26 {
+            for x in 0..<40 {
+                rng = rng &* 6364136223846793005 &+ 1442695040888963407
+                let noise = Int(rng >> 60)  // 0...15: scattered colours, as a photo has
+                bytes += [UInt8(x * 6 + noise), UInt8(y * 9), UInt8(noise * 12), 255]
+            }
+        }
+        let pixels = PixelBuffer(width: 40, height: 26, bytes: bytes)
+        let capped = SixelEncoder.strips(of: pixels, cellHeight: 13, colors: 128, coloursPerBand: cap)
+        let free = SixelEncoder.strips(of: pixels, cellHeight: 13, colors: 128, coloursPerBand: nil)
+        #expect(capped.count == 2)
+        #expect(capped.joined().count < free.joined().count, "\(capped.joined().count) bytes capped, \(free.joined().count) not")
+        for (index, strip) in capped.enumerated() {
+            let decoded = try #require(SixelDecoder.decode(strip))
+            #expect(decoded.width == 40 && decoded.height == 13)
+            for bandTop in stride(from: 0, to: 13, by: 6) {
+                var colours = Set<[UInt8]>()
+                for y in bandTop..<min(bandTop + 6, 13) {
+                    for x in 0..<40 {
+                        let p = decoded.pixel(x: x, y: y)
+                        #expect(p.a == 255, "strip \(index) pixel \(x),\(y) painted")
+                        colours.insert([p.r, p.g, p.b])
+                    }
+                }
+                #expect(colours.count <= cap, "strip \(index) band at \(bandTop): \(colours.count) colours")
+            }
+        }
+    }
+
+    @Test func aBandWithinItsCapIsEncodedExactlyAsWithoutOne() {
+        var bytes: [UInt8] = []
+        for y in 0..<12 { for x in 0..<30 { bytes += x < 15 ? [200, 20, 20, 255] : (y < 6 ? [20, 200, 20, 255] : [20, 20, 200, 255]) } }
+        let pixels = PixelBuffer(width: 30, height: 12, bytes: bytes)
+        #expect(SixelEncoder.strips(of: pixels, cellHeight: 12, colors: 16, coloursPerBand: 2)
+                == SixelEncoder.strips(of: pixels, cellHeight: 12, colors: 16, coloursPerBand: nil))
     }
 
     @Test func fewerRegistersMeanAtMostThatManyColours() throws {

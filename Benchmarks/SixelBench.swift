@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import ImagePipeline
+
+/// Bytes a pixel and error of the sixel encoder over the bundled photos, for each cap on
+/// the colours of a 6-pixel band: the figures `SixelEncoder.defaultColoursPerBand` was
+/// chosen by (DECISIONS D-045). Exact (no timing): the same on any machine.
+struct SixelBench: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "sixel", abstract: "Sixel bytes a pixel and error per colour cap a band.")
+
+    @Option(help: "The Assets folder.") var assets = "Assets"
+    @Option(help: "Thumbnail size in cells.") var cells = "26x7"
+    @Option(help: "Cell size in pixels (xterm -ti vt340 under Xvfb: 6x13).") var cellPixels = "6x13"
+
+    func run() throws {
+        let photos = URL(fileURLWithPath: assets).appendingPathComponent("photos")
+        let files = try FileManager.default.contentsOfDirectory(atPath: photos.path).filter { $0.hasSuffix(".jpg") || $0.hasSuffix(".png") }.sorted()
+        let (columns, rows) = try Self.size(cells), (cellWidth, cellHeight) = try Self.size(cellPixels)
+        let preparer = ImagePreparer(colorMode: .truecolor)
+        let thumbnails = try files.map { name in
+            try preparer.decode(AssetID(path: photos.appendingPathComponent(name).path), columns: columns, rows: rows)
+                .filling(width: columns * cellWidth, height: rows * cellHeight)
+        }
+        print("Sixel over \(thumbnails.count) photos at \(columns)x\(rows) cells of \(cellWidth)x\(cellHeight) px; bytes a pixel and RMS error (0-255) over all of them")
+        print("registers  cap a band   bytes/px   rms error   bytes/thumbnail")
+        for registers in [16, 64, 128] {
+            for cap in [nil, 16, 12, 8, 6, 4] as [Int?] where cap.map({ $0 < registers }) ?? true {
+                var bytes = 0, pixels = 0
+                var squared = 0.0
+                for thumbnail in thumbnails {
+                    let strips = SixelEncoder.strips(of: thumbnail, cellHeight: cellHeight, colors: registers, coloursPerBand: cap)
+                    bytes += strips.reduce(0) { $0 + $1.count }
+                    pixels += thumbnail.width * thumbnail.height
+                    squared += Self.squaredError(thumbnail, strips: strips, cellHeight: cellHeight)
+                }
+                let rms = (squared / Double(pixels * 3)).squareRoot()
+                print("\(pad("\(registers)", 10)) \(pad(cap.map(String.init) ?? "none", 12)) \(pad(String(format: "%.2f", Double(bytes) / Double(pixels)), 10)) \(pad(String(format: "%.1f", rms), 11)) \(bytes / thumbnails.count)")
+            }
+        }
+    }
+
+    /// The thumbnail against its strips decoded back, as a terminal paints them.
+    static func squaredError(_ original: PixelBuffer, strips: [[UInt8]], cellHeight: Int) -> Double {
+        var sum = 0.0
+        for (index, strip) in strips.enumerated() {
+            guard let decoded = SixelDecoder.decode(strip) else { continue }
+            for y in 0..<decoded.height {
+                for x in 0..<decoded.width {
+                    let a = original.pixel(x: x, y: index * cellHeight + y), b = decoded.pixel(x: x, y: y)
+                    for (p, q) in [(a.r, b.r), (a.g, b.g), (a.b, b.b)] {
+                        let d = Double(p) - Double(q)
+                        sum += d * d
+                    }
+                }
+            }
+        }
+        return sum
+    }
+
+    static func size(_ text: String) throws -> (Int, Int) {
+        let parts = text.split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, parts.allSatisfy({ $0 > 0 }) else { throw ValidationError("expected WxH, got \(text)") }
+        return (parts[0], parts[1])
+    }
+
+}
