@@ -11,6 +11,7 @@ struct SixelBench: ParsableCommand {
     @Option(help: "The Assets folder.") var assets = "Assets"
     @Option(help: "Thumbnail size in cells.") var cells = "26x7"
     @Option(help: "Cell size in pixels (xterm -ti vt340 under Xvfb: 6x13).") var cellPixels = "6x13"
+    @Option(help: "Also write a page of 20 thumbnails (5 × 4, each strip placed at its cell) per cap to PREFIX-128-CAP.six, to time a terminal drawing it.") var dump: String?
 
     func run() throws {
         let photos = URL(fileURLWithPath: assets).appendingPathComponent("photos")
@@ -34,9 +35,26 @@ struct SixelBench: ParsableCommand {
                     squared += Self.squaredError(thumbnail, strips: strips, cellHeight: cellHeight)
                 }
                 let rms = (squared / Double(pixels * 3)).squareRoot()
+                if let dump, registers == 128 {
+                    try Self.page(thumbnails, columns: columns, rows: rows, cellHeight: cellHeight, registers: registers, cap: cap)
+                        .write(to: URL(fileURLWithPath: "\(dump)-\(registers)-\(cap.map(String.init) ?? "none").six"))
+                }
                 print("\(pad("\(registers)", 10)) \(pad(cap.map(String.init) ?? "none", 12)) \(pad(String(format: "%.2f", Double(bytes) / Double(pixels)), 10)) \(pad(String(format: "%.1f", rms), 11)) \(bytes / thumbnails.count)")
             }
         }
+    }
+
+    /// Twenty thumbnails as the grid places them: each strip at its cell (CUP), five a row.
+    static func page(_ thumbnails: [PixelBuffer], columns: Int, rows: Int, cellHeight: Int, registers: Int, cap: Int?) -> Data {
+        var bytes: [UInt8] = []
+        for index in 0..<20 {
+            let strips = SixelEncoder.strips(of: thumbnails[index % thumbnails.count], cellHeight: cellHeight, colors: registers, coloursPerBand: cap)
+            let top = 1 + (index / 5) * (rows + 3), left = 1 + (index % 5) * (columns + 2)
+            for (row, strip) in strips.enumerated() {
+                bytes += Array("\u{1B}[\(top + row);\(left)H".utf8) + strip
+            }
+        }
+        return Data(bytes)
     }
 
     /// The thumbnail against its strips decoded back, as a terminal paints them.

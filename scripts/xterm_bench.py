@@ -35,12 +35,13 @@ def terminal_command(terminal, args):
     return ["xterm", "-ti", "vt340", "-geometry", "160x48+0+0", "-e"] + args
 
 
-def run_one(env, binary, graphics, rate, seed, seconds, stress, home, scenario, terminal="xterm"):
+def run_one(env, binary, graphics, rate, seed, seconds, stress, home, scenario, terminal="xterm", extra=()):
     report = os.path.join(home, f"report-{graphics}-{rate}-{seed}.json")
     args = [binary, "--scenario", scenario, "--duration", str(seconds), "--refresh-rate", str(rate), "--graphics", graphics,
             "--seed", str(seed), "--report", "json", "--report-file", report]
     if stress:
         args += ["--stress", str(stress)]
+    args += list(extra)
     child_env = dict(env, HOME=home)
     child_env.pop("COLORTERM", None)
     if terminal == "kitty":
@@ -66,6 +67,7 @@ def run_one(env, binary, graphics, rate, seed, seconds, stress, home, scenario, 
         "bytes_per_frame": data["bytes_per_frame"], "placeholders": data["placeholder_cell_frames_pct"],
         "settle_p50": (data.get("settle_ms") or {}).get("p50"), "settle_max": (data.get("settle_ms") or {}).get("max"),
         "rests": (data.get("settle_ms") or {}).get("rests"),
+        "interrupted": (data.get("settle_ms") or {}).get("interrupted"),
     }
 
 
@@ -86,6 +88,7 @@ def main():
     parser.add_argument("--stress", type=int, default=0)
     parser.add_argument("--terminal", choices=["xterm", "kitty"], default="xterm")
     parser.add_argument("--scenario", default="fling", help="fling (hitches), or pages (a rest after each page: settle_ms)")
+    parser.add_argument("--app-args", default="", help="more arguments for the app, one string (e.g. \"--output-writer thread\")")
     options = parser.parse_args()
     xvfb.require(["Xvfb", options.terminal], "xterm_bench", "make deps-e2e")
     binary = os.path.abspath(options.binary)
@@ -96,7 +99,7 @@ def main():
             for rate in options.rates:
                 runs = []
                 for seed in range(1, options.seeds + 1):
-                    result = run_one(env, binary, graphics, rate, seed, options.seconds, options.stress, home, options.scenario, options.terminal)
+                    result = run_one(env, binary, graphics, rate, seed, options.seconds, options.stress, home, options.scenario, options.terminal, options.app_args.split())
                     print(json.dumps(result), flush=True)
                     if "error" not in result:
                         runs.append(result)

@@ -39,10 +39,11 @@ public enum SixelEncoder {
     }
 
     /// Colours a band keeps by default, measured by `destinations-bench sixel` over the
-    /// bundled photos at xterm's 6×13 cell (DECISIONS D-045): with 128 registers, 8 a band
-    /// takes a thumbnail from 2.48 to 0.75 bytes a pixel (35 KB to 10.6 KB) for an RMS error
-    /// of 18 instead of 8.5, still below a 16-colour palette's 31.6 at 0.85 bytes a pixel.
-    public static let defaultColoursPerBand = 8
+    /// bundled photos at xterm's 6×13 cell (DECISIONS D-045): with 128 registers, 16 a band
+    /// takes a thumbnail from 2.48 to 1.18 bytes a pixel (35 KB to 16.8 KB) for an RMS error
+    /// of 12.5 instead of 8.5. Eight (0.75 bytes a pixel) showed bands across the photos in
+    /// xterm; sixteen barely shows.
+    public static let defaultColoursPerBand = 16
 
     /// Maps the rarest colours of one band onto the nearest of its `cap` most used ones.
     ///

@@ -112,9 +112,10 @@ public final class NcursesBackend: TerminalBackend {
         presenter = CanvasPresenter(session: session)
     }
 
-    /// Takes over the terminal on standard input and output.
-    public static func start() throws(TerminalError) -> NcursesBackend {
+    /// Takes over the terminal on standard input and output; `delivery` says who writes to it.
+    public static func start(delivery: TerminalWriter.Delivery = .recommended) throws(TerminalError) -> NcursesBackend {
         let session = TerminalSession()
+        session.delivery = delivery
         try session.start()
         return NcursesBackend(session: session)
     }

@@ -40,6 +40,9 @@ public final class TerminalSession {
     public private(set) var probed = TerminalProbe.Answers()
     /// Every byte for the terminal goes through it, without blocking the frame loop.
     public private(set) var writer = TerminalWriter(descriptor: nil)
+    /// Who writes to the terminal once ``start()`` has run: the main thread's own
+    /// non-blocking writes (the default) or a writer thread (D-039). Set before `start`.
+    public var delivery = TerminalWriter.Delivery.recommended
     /// What ncurses writes (its descriptor refers to it while the session runs).
     private(set) var capture: UpdateCapture?
     /// ncurses' own descriptor: the terminal while ncurses starts and ends, the capture
@@ -78,7 +81,7 @@ public final class TerminalSession {
         Platform.redirect(ncursesOutput, to: capture.descriptor)
         let frames = Platform.openTerminalForNonBlockingWrites() ?? Platform.duplicate(Platform.standardOutput)
         terminal_restore_frames_fd(frames)
-        writer = TerminalWriter(descriptor: frames)
+        writer = TerminalWriter(descriptor: frames, delivery: delivery)
     }
 
     /// The same screen with no terminal: ncurses writes into the capture file and the
@@ -169,7 +172,7 @@ public final class TerminalSession {
     /// terminal: a pipe nobody reads is one). Before the first frame.
     func writeHeadlessFrames(to descriptor: Int32) {
         precondition(isHeadless, "only a headless session's output can be redirected")
-        writer = TerminalWriter(descriptor: descriptor)
+        writer = TerminalWriter(descriptor: descriptor, delivery: delivery)
     }
 
     deinit { end() }

@@ -9,33 +9,51 @@
 /// (``wait(until:)``), and before each frame. The presenter asks ``isBehind`` before it
 /// draws and coalesces while it is (D-039).
 ///
-/// Why not a writer thread: measured side by side it gains nothing here (the main thread
-/// does the same `write` calls, each a few microseconds, and never waits), while a thread
-/// would need a lock the main thread takes for every frame and a second copy of the
-/// bytes. The kernel's pty buffer (about 16 KB) is invisible from this side (`TIOCOUTQ`
-/// reads 0 on a Linux pty), so what the terminal takes is what these writes hand over.
+/// With ``Delivery/thread`` (`--output-writer thread`; measured against these writes in
+/// D-039) the bytes go to a ``WriterThread`` instead, which writes them as the terminal
+/// takes them; everything else here is the same for both. The kernel's pty buffer (about 16 KB) is invisible from this side (`TIOCOUTQ` reads 0 on a
+/// Linux pty), so what the terminal takes is what these writes hand over.
 ///
 /// Main thread only.
 public final class TerminalWriter {
     /// -1: a sink that takes everything at once (headless runs).
     private let descriptor: Int32
+    /// Set when a thread of its own does the writing (``Delivery/thread``).
+    private let thread: WriterThread?
+
+    /// Who writes to the terminal.
+    public enum Delivery: String, Sendable, CaseIterable {
+        /// The main thread, with non-blocking writes, between and after its frames.
+        case nonBlocking = "non-blocking"
+        /// A thread of its own, handed each frame's bytes (``WriterThread``).
+        case thread
+
+        /// What the app uses: the main thread's own writes. Measured side by side (D-039),
+        /// a thread takes the `write` calls out of the commit (p99 0.1–0.6 ms lower behind a
+        /// slow pty reader), but in xterm on two cores it is not always scheduled before the
+        /// next tick, and the terminal hitches it causes double the hitch ratio.
+        public static let recommended = Delivery.nonBlocking
+    }
     private var pending: [UInt8] = []
     private var head = 0
     /// Bytes the terminal has taken so far.
-    public private(set) var bytesTaken = 0
+    public var bytesTaken: Int { thread?.written ?? written }
+    /// Bytes this thread's own writes handed to the terminal.
+    private var written = 0
     /// The most bytes ever waiting here at once.
     public private(set) var pendingBytesMax = 0
     /// The terminal failed a write (it went away): everything pending was dropped.
     public private(set) var hasFailed = false
 
     /// A writer to `descriptor`, which must be non-blocking; nil makes a sink.
-    public init(descriptor: Int32?) {
+    public init(descriptor: Int32?, delivery: Delivery = .nonBlocking) {
         self.descriptor = descriptor ?? -1
+        thread = descriptor.flatMap { delivery == .thread ? WriterThread(descriptor: $0) : nil }
         pending.reserveCapacity(1 << 16)
     }
 
     /// Bytes handed over but not yet taken by the terminal.
-    public var pendingBytes: Int { pending.count - head }
+    public var pendingBytes: Int { pending.count - head + (thread?.outstanding ?? 0) }
 
     /// The terminal has not taken everything handed over: a new frame would queue behind it.
     public var isBehind: Bool { pendingBytes > 0 }
@@ -54,7 +72,7 @@ public final class TerminalWriter {
     public func enqueue(_ bytes: ArraySlice<UInt8>, writingNow: Bool = true) {
         guard !bytes.isEmpty, !hasFailed else { return }
         if descriptor < 0 {
-            bytesTaken += bytes.count
+            written += bytes.count
             return
         }
         pending.append(contentsOf: bytes)
@@ -64,6 +82,7 @@ public final class TerminalWriter {
     /// Writes what the terminal takes now without waiting; returns how many bytes that was.
     @discardableResult
     public func pump() -> Int {
+        if let thread { return handOver(to: thread) }
         guard descriptor >= 0, head < pending.count else { return 0 }
         var taken = 0
         pending.withUnsafeBytes { bytes in
@@ -80,7 +99,7 @@ public final class TerminalWriter {
                 }
             }
         }
-        bytesTaken += taken
+        written += taken
         pendingBytesMax = max(pendingBytesMax, pendingBytes)
         if hasFailed || head == pending.count {
             pending.removeAll(keepingCapacity: true)
@@ -92,6 +111,21 @@ public final class TerminalWriter {
         return taken
     }
 
+    /// ``pump()`` with a writer thread: what is pending goes to it, and what it wrote since
+    /// is counted as taken.
+    private func handOver(to thread: WriterThread) -> Int {
+        if head < pending.count {
+            thread.hand(pending[head...])
+            pending.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        let taken = thread.written - written
+        written += taken
+        pendingBytesMax = max(pendingBytesMax, pendingBytes)
+        if thread.hasFailed { hasFailed = true }
+        return taken
+    }
+
     /// Writes as the terminal takes bytes until nothing is pending or `deadline` (a time on
     /// the clock `now` reads) has passed. Sleeps in `poll`, never spins.
     public func wait(until deadline: Duration, now: () -> Duration) {
@@ -99,7 +133,13 @@ public final class TerminalWriter {
             let remaining = deadline - now()
             guard remaining > .zero else { return }
             let milliseconds = Int32(min(max((remaining.nanoseconds + 999_999) / 1_000_000, 1), 1000))
-            if Platform.waitWritable(descriptor, milliseconds: milliseconds) { pump() }
+            if let thread {
+                _ = Platform.poll([thread.progress.descriptor], milliseconds: milliseconds)
+                thread.progress.clear()
+                pump()
+            } else if Platform.waitWritable(descriptor, milliseconds: milliseconds) {
+                pump()
+            }
         }
     }
 
@@ -114,11 +154,13 @@ public final class TerminalWriter {
         let cut = head > 0 || bytesTaken > 0
         pending.removeAll(keepingCapacity: false)
         head = 0
+        thread?.dropOutstanding()
         if cut {
             pending = Self.closeCutFrame
             wait(until: now() + .milliseconds(200), now: now)
             pending.removeAll()
             head = 0
+            thread?.dropOutstanding()  // nothing of it may follow ncurses' own restore
         }
     }
 

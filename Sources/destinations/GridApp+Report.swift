@@ -22,6 +22,7 @@ extension GridApp {
             cellCostMs: options.cellCost.milliseconds, scenario: options.scenario?.rawValue, posts: screen.postCount,
             skippedFiles: catalogue.skippedFiles.count, skipped: catalogue.skippedFiles.map { ($0.name, $0.reason) },
             stress: options.stress, workers: options.workers, workerPriority: options.workerPriority.rawValue,
+            outputWriter: options.outputWriter.rawValue,
             durationS: (clock.now - startedAt).milliseconds / 1000, hitch: hitch,
             cellsPreparedInCommit: view.cellsPreparedInCommit, cellsPreparedIdle: view.cellsPreparedIdle,
             prefetchBatches: view.prefetchBatches, prefetchCancels: view.cancelBatches,
@@ -39,6 +40,7 @@ extension GridApp {
             idle: idleMeasurement.map { $0.result(at: clock.now, bytesWritten: terminal.bytesWritten) }, quietWaits: scheduler.quietWaits,
             filterLatency: Self.percentiles(stats.filterLatencies),
             settle: Self.percentiles(stats.settleTimes), interruptedRests: stats.interruptedRests,
+            interruptedRestsWaiting: stats.interruptedRestsWaiting,
             network: feed.map { NetworkReport(feed: $0) })
     }
 }

@@ -52,6 +52,8 @@ final class GridApp: FrameDelegate {
     /// whole (a thumbnail a placeholder, pixels held back, bytes still on their way).
     private var wasMoving = false
     private var restStartedAt: Duration?
+    /// What the rest under way still waits for (see ``RunStats/interruptedRestsWaiting``).
+    private var restWaitingOn = "placeholders"
 
     static let headerRows = 1, footerRows = 1, hudRows = 4
 
@@ -226,6 +228,7 @@ final class GridApp: FrameDelegate {
 
     func commit(_ frame: FrameInfo) {
         lastFrameTick = frame.tick
+        noteSettled(at: frame.presentationTime)
         while let key = terminal.nextKey() { handle(key, at: frame.presentationTime) }
         if var driver = scenario {
             let view = screen.view
@@ -330,22 +333,34 @@ final class GridApp: FrameDelegate {
                            scrolledRows: min(scrolledRows, screen.view.viewport.height), bytes: terminal.bytesInLastFrame)
     }
 
-    /// From the frame the grid comes to rest to the first frame that shows every visible
-    /// thumbnail whole (no placeholder, no row of pixels held back, nothing waiting for the
-    /// terminal): what a person waits for after a scroll. A rest cut short by more motion
-    /// is counted apart.
+    /// From the frame the grid comes to rest to the first tick at which the terminal has
+    /// taken a frame that shows every visible thumbnail whole (no placeholder, no row of
+    /// pixels held back): what a person waits for after a scroll. A rest cut short by more
+    /// motion is counted apart. Called after each frame is presented; the terminal's part
+    /// is judged at the next tick (``noteSettled(at:)``), since the frame just queued is
+    /// always still on its way (with the HUD on, every frame sends bytes: measured at
+    /// present time, a rest in xterm never settled).
     private func noteSettling(at time: Duration, placeholders: Int) {
         let moving = screen.view.physics.isMoving
         defer { wasMoving = moving }
-        if wasMoving && !moving { restStartedAt = time }
-        guard let start = restStartedAt else { return }
+        if wasMoving && !moving { (restStartedAt, restWaitingOn) = (time, "placeholders") }
+        guard restStartedAt != nil else { return }
         if moving {
             restStartedAt = nil
             stats.interruptedRests += 1
-        } else if placeholders == 0 && !terminal.hasDeferredPixels && !terminal.isOutputBehind {
-            stats.settleTimes.append((time - start).milliseconds)
-            restStartedAt = nil
+            stats.interruptedRestsWaiting[restWaitingOn, default: 0] += 1
+        } else {
+            // What the rest still waits for, in the order a person sees it.
+            restWaitingOn = placeholders > 0 ? "placeholders" : terminal.hasDeferredPixels ? "pixels" : "terminal"
         }
+    }
+
+    /// At a tick, before anything of the new frame: a rest whose last frame showed every
+    /// thumbnail is settled once the terminal has taken everything sent.
+    private func noteSettled(at time: Duration) {
+        guard let start = restStartedAt, restWaitingOn == "terminal", !terminal.isOutputBehind else { return }
+        stats.settleTimes.append((time - start).milliseconds)
+        restStartedAt = nil
     }
 
     /// `--scenario idle`: starts measuring once the first screen is complete.

@@ -4,6 +4,7 @@ import ImagePipeline
 import CoreKit
 import Foundation
 import RenderLoop
+import TerminalFront
 
 /// How images reach cells.
 enum ImageMode: String, ExpressibleByArgument, CaseIterable, Sendable {
@@ -95,6 +96,9 @@ struct GridCommand: ParsableCommand {
     @Option(help: "Scheduling priority of the image threads: normal, low (nice 10), idle (SCHED_IDLE), mixed (one low thread, the rest idle) or idle-rescue (all idle, and a low thread that takes a job only once one has waited 200 ms).")
     var workerPriority: WorkerPriority = .recommended
 
+    @Option(help: "Who writes frames to the terminal: the frame loop's own non-blocking writes (the default), or a writer thread it hands them to (for comparison; D-039).")
+    var outputWriter: TerminalWriter.Delivery = .recommended
+
     @Option(help: ArgumentHelp("Write the frames as Chrome trace-event JSON (opens in Perfetto).", valueName: "file"))
     var traceFile: String?
 
@@ -126,7 +130,8 @@ struct GridCommand: ParsableCommand {
             trustCertificate: trustCertificate, latency: .milliseconds(latency), cacheBytes: cacheMb << 20, scenario: scenario,
             duration: duration.map { .milliseconds($0 * 1000) } ?? (scenario != nil ? .seconds(5) : nil),
             seed: seed, graphics: graphics, thumbnailCache: !noThumbnailCache, traceFrames: traceFile != nil, traceLifecycle: traceLifecycle != nil, stress: stress,
-            workers: workers ?? AssetLoader.defaultWorkers, workerPriority: workerPriority, hud: hud.map { $0 == .on }, theme: theme)
+            workers: workers ?? AssetLoader.defaultWorkers, workerPriority: workerPriority, hud: hud.map { $0 == .on }, theme: theme,
+            outputWriter: outputWriter)
         let outcome = try GridLaunch.runInTerminal(options: options, headless: headless)
         try TerminalLoop.checkTerminal(outcome.stop)
         let summary = report == .json ? outcome.report.json() : outcome.report.text()
@@ -178,6 +183,8 @@ struct GridOptions: Sendable {
     /// Nil: on in a terminal, off headless.
     var hud: Bool?
     var theme = ThemeRequest.auto
+    /// `--output-writer`: who writes frames to the terminal.
+    var outputWriter = TerminalWriter.Delivery.recommended
 
     /// The catalogue to show and how many posts; a photo folder's skipped files are kept
     /// in the catalogue for the header and the report. A photo folder without `--posts`
@@ -213,3 +220,4 @@ struct LoadedCatalogue {
 }
 
 extension WorkerPriority: ExpressibleByArgument {}
+extension TerminalWriter.Delivery: ExpressibleByArgument {}

@@ -22,7 +22,7 @@ enum GridLaunch {
                 let size = environment.headlessSize
                 terminal = try .startHeadless(rows: size.rows, columns: size.columns)
             } else {
-                terminal = try .start()
+                terminal = try .start(delivery: options.outputWriter)
             }
         } catch { throw AppError(description: error.description, status: 2) }
         let app = GridApp(options: options, loaded: loaded, terminal: terminal,

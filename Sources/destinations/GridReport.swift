@@ -17,6 +17,8 @@ struct GridReport {
     var stress: Int
     var workers: Int
     var workerPriority: String
+    /// `--output-writer`: who wrote the frames to the terminal.
+    var outputWriter: String
     var durationS: Double
     var hitch: HitchReport
     var cellsPreparedInCommit: Int
@@ -62,6 +64,8 @@ struct GridReport {
     /// nil when the grid never came to rest; and rests cut short by more motion.
     var settle: (p50: Double, p95: Double, max: Double, keys: Int)?
     var interruptedRests: Int
+    /// Interrupted rests by what they still waited for.
+    var interruptedRestsWaiting: [String: Int] = [:]
     /// A feed's traffic (nil without `--feed`).
     var network: NetworkReport? = nil
 
@@ -86,6 +90,7 @@ struct GridReport {
             ("stress", "\(stress)"),
             ("workers", "\(workers)"),
             ("worker_priority", text(workerPriority)),
+            ("output_writer", text(outputWriter)),
             ("duration_s", number(durationS)),
             ("frames", "\(hitch.frames)"),
             ("hitches", "\(hitch.hitches)"),
@@ -122,7 +127,8 @@ struct GridReport {
             ("minor_faults_per_frame", number(minorFaultsPerFrame, 3)),
             ("quiet_waits", "\(quietWaits)"),
             ("settle_ms", "{\"p50\":\(settle.map { number($0.p50) } ?? "null"),\"p95\":\(settle.map { number($0.p95) } ?? "null"),"
-                + "\"max\":\(settle.map { number($0.max) } ?? "null"),\"rests\":\(settle?.keys ?? 0),\"interrupted\":\(interruptedRests)}"),
+                + "\"max\":\(settle.map { number($0.max) } ?? "null"),\"rests\":\(settle?.keys ?? 0),\"interrupted\":\(interruptedRests),"
+                + "\"interrupted_waiting_on\":{" + ["placeholders", "pixels", "terminal"].map { "\"\($0)\":\(interruptedRestsWaiting[$0, default: 0])" }.joined(separator: ",") + "}}"),
             ("filter_latency_ms", filterLatency.map { "{\"p50\":\(number($0.p50)),\"p95\":\(number($0.p95)),\"max\":\(number($0.max)),\"keys\":\($0.keys)}" } ?? "null"),
             ("idle_seconds", idle.map { number($0.seconds) } ?? "null"),
             ("idle_cpu_pct", idle.map { number($0.cpuPercent) } ?? "null"),

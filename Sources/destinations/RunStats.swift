@@ -33,6 +33,9 @@ struct RunStats {
     /// Rest → every visible thumbnail whole, ms; rests that motion cut short first.
     var settleTimes: [Double] = []
     var interruptedRests = 0
+    /// Interrupted rests by what their last frame still waited for: visible placeholders,
+    /// pixel rows held back by the byte budget, or bytes the terminal had not taken.
+    var interruptedRestsWaiting: [String: Int] = [:]
 
     init(duration: Duration?) { self.duration = duration }
 

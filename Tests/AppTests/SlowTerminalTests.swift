@@ -83,6 +83,27 @@ import Testing
         #expect(simulation.backend.outputStatistics.coalescedFrames > 0, "the link fell behind on the way")
     }
 
+    /// After each page of the browse scenario the grid rests 2–3 s: every rest settles (its
+    /// thumbnails prepared and the frame showing them taken by the terminal), over a link
+    /// that takes a frame within a tick, even when every frame sends bytes (in a terminal
+    /// the HUD's figures change every frame; here the screen is repainted every frame).
+    /// Judged when the frame was queued, its own bytes were always still pending: in xterm
+    /// a rest settled only by chance.
+    @Test(arguments: [false, true]) func everyRestSettlesEvenWhenEveryFrameSendsBytes(repaintEveryFrame: Bool) throws {
+        let simulation = try GridSimulation(GridSimulation.options(.browse, seconds: 12))
+        let clock = simulation.clock
+        simulation.backend.simulateLink(bytesPerSecond: 20_000_000) { clock.now }
+        while !simulation.app.isDone {
+            simulation.frames(1)
+            if repaintEveryFrame { simulation.backend.invalidate() }
+        }
+        let report = simulation.app.makeReport()
+        let settle = try #require(report.settle, "no rest settled (interrupted: \(report.interruptedRests), waiting on \(report.interruptedRestsWaiting))")
+        #expect(settle.keys >= 3, "pages at 2–3 s over 12 s")
+        #expect(report.interruptedRests == 0, "waiting on \(report.interruptedRestsWaiting)")
+        #expect(settle.max < 2000)
+    }
+
     @Test func keysAreReadEveryTickWhileTheTerminalIsBehind() throws {
         let simulation = try GridSimulation(GridSimulation.options(nil, seconds: 60))
         let clock = simulation.clock
