@@ -59,6 +59,7 @@ def main():
             "prepare_p95_ms": (network["prepare_ms"] or {}).get("p95", 0),
             "transfers": network["transfers"], "pages": network["pages"],
             "bytes_after_cancel_per_cancel": network["bytes_after_cancel"] / cancelled if cancelled else 0,
+            "image_bytes_never_shown_pct": 100 * network["image_bytes_never_shown"] / network["image_bytes"] if network["image_bytes"] else 0,
             "duplicates": stats["overlappingSameURL"],
         }
         rows.append(row)

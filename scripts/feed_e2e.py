@@ -79,6 +79,10 @@ def main():
             fail(f"photo transfers: {network}")
         if stats["mostConcurrentSameURL"] > 1:
             fail(f"the server saw {stats['mostConcurrentSameURL']} transfers of one URL at once")
+        never, images = network["image_bytes_never_shown"], network["image_bytes"]
+        print(f"feed_e2e: fling: {never >> 10} of {images >> 10} KiB of photos never shown")
+        if not (isinstance(never, int) and isinstance(images, int) and 0 <= never <= images and images > 0):
+            fail(f"image bytes never shown {never} of {images}")
 
     # 2-3. In tmux.
     with FeedServer(server, "--posts", "200") as feed, tempfile.TemporaryDirectory() as scratch:
@@ -114,6 +118,13 @@ def main():
                 fail("q did not quit with status 0")
             if after != before:
                 fail(f"{after - before} requests while nothing moved")
+            # The summary printed at q: the screen at rest showed its photos, so not every
+            # image byte went to photos never shown.
+            summary = tmux("capture-pane", "-p", "-J", "-t", "e2e").stdout
+            shown = re.search(r"(\d+) of (\d+) KiB of photos never shown", summary)
+            if not shown or not int(shown.group(1)) < int(shown.group(2)):
+                fail(f"the summary's photos never shown: {shown.group(0) if shown else 'missing'}")
+            print(f"feed_e2e: tmux: {shown.group(0)}")
             left = set(photo_folders()) - folders_before
             if left:
                 fail(f"photo folders left behind: {sorted(left)}")

@@ -18,6 +18,8 @@ public struct NetworkLoadCounters: Sendable, Hashable {
     /// Transfers whose last request went away when they had most of their body: finished anyway.
     public var keptNearlyDone = 0
     public var bytes = 0
+    /// Image bytes received, by URL (every transfer, whole or cut short).
+    public var bytesByURL: [String: Int] = [:]
     public var bytesAfterCancel = 0
     public var failed = 0
     /// Waiting prefetches whose cell became visible.
@@ -31,6 +33,13 @@ public struct NetworkLoadCounters: Sendable, Hashable {
     public var prepareTime: [Double] = []
 
     public init() {}
+
+    /// Image bytes received for URLs not in `shown`: prefetches nobody scrolled to, transfers
+    /// cut short, photos prepared and evicted before a cell showed them.
+    /// - Complexity: O(URLs transferred).
+    public func bytesNeverShown(shown: Set<String>) -> Int {
+        bytesByURL.reduce(0) { total, entry in shown.contains(entry.key) ? total : total + entry.value }
+    }
 }
 
 /// The background half of an ``AssetStore`` whose photos are URLs: the loading pipeline
@@ -223,6 +232,7 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
                         transfer.received += bytes
                         transfer.expected = declared
                         state.counters.bytes += bytes
+                        state.counters.bytesByURL[url, default: 0] += bytes
                         if transfer.cancelled { state.counters.bytesAfterCancel += bytes }
                     }
                 })

@@ -41,6 +41,6 @@ extension GridApp {
             filterLatency: Self.percentiles(stats.filterLatencies),
             settle: Self.percentiles(stats.settleTimes), interruptedRests: stats.interruptedRests,
             interruptedRestsWaiting: stats.interruptedRestsWaiting,
-            network: feed.map { NetworkReport(feed: $0) })
+            network: feed.map { NetworkReport(feed: $0, shownImages: stats.shownImages) })
     }
 }

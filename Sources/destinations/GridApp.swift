@@ -325,10 +325,17 @@ final class GridApp: FrameDelegate {
     /// What this frame showed and sent, for the run's statistics.
     private func sample(scrolledRows: Int) -> FrameSample {
         var visible = 0, placeholders = 0
+        let countsShownImages = feed != nil
         for cell in screen.view.visibleCells {
             visible += 1
-            if let post = cell as? PostCell, post.isPlaceholder { placeholders += 1 }
+            guard let post = cell as? PostCell else { continue }
+            if post.isPlaceholder {
+                placeholders += 1
+            } else if countsShownImages {
+                stats.shownImages.insert(post.assetPath)
+            }
         }
+        if countsShownImages, let detail = screen.detail, !detail.isPlaceholder { stats.shownImages.insert(detail.imageKey.asset.path) }
         return FrameSample(elapsed: clock.now - startedAt, visibleCells: visible, placeholderCells: placeholders,
                            scrolledRows: min(scrolledRows, screen.view.viewport.height), bytes: terminal.bytesInLastFrame)
     }

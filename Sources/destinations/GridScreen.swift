@@ -209,6 +209,7 @@ final class GridScreen: CollectionViewPrefetching, CollectionViewDelegate {
         let asset = decodesHere ? store.prepareOnThisThread(key) : store.asset(for: key)
         cell.image = asset.image
         cell.isPlaceholder = asset.isPlaceholder
+        cell.assetPath = key.asset.path
         if case .failed(_, let error) = asset { cell.failure = error.shortLabel }
         if case .placeholder = asset {
             if state.imageMode == .sync { awaitingSyncDecode.insert(id) } else { requestThumbnail(id, key: key, at: path) }

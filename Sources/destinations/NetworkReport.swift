@@ -22,8 +22,13 @@ struct NetworkReport {
     var queueWait: (p50: Double, p95: Double)?
     var transferTime: (p50: Double, p95: Double)?
     var prepareTime: (p50: Double, p95: Double)?
+    /// Image bytes received for photos no visible cell or detail view ever showed.
+    var imageBytesNeverShown: Int
+    /// Image bytes received in all (`bytes` counts the pages too).
+    var imageBytes: Int
 
-    init(feed: FeedSession) {
+    /// `shownImages`: the URLs a visible cell or the detail view showed prepared.
+    init(feed: FeedSession, shownImages: Set<String>) {
         let photos = feed.loader?.networkCounters ?? NetworkLoadCounters()
         requests = feed.fetcher.requestCount
         bytes = feed.fetcher.bytesReceived
@@ -42,6 +47,8 @@ struct NetworkReport {
         queueWait = Self.percentiles(photos.queueWait)
         transferTime = Self.percentiles(photos.transferTime)
         prepareTime = Self.percentiles(photos.prepareTime)
+        imageBytes = photos.bytes
+        imageBytesNeverShown = photos.bytesNeverShown(shown: shownImages)
     }
 
     /// Median and 95th percentile (the report's nearest rank), nil for none.
@@ -49,7 +56,6 @@ struct NetworkReport {
         GridApp.percentiles(values).map { ($0.p50, $0.p95) }
     }
 
-    /// Figures the loading pipeline does not measure yet are null, not zero.
     func json() -> String {
         func percentiles(_ pair: (p50: Double, p95: Double)?) -> String {
             guard let pair else { return "null" }
@@ -61,7 +67,8 @@ struct NetworkReport {
             ("bytes_after_cancel", "\(bytesAfterCancel)"), ("failed_transfers", "\(failedTransfers)"), ("kept_nearly_done", "\(keptNearlyDone)"),
             ("promoted", "\(promoted)"), ("time_to_image_ms", percentiles(timeToImage)),
             ("queue_wait_ms", percentiles(queueWait)), ("transfer_ms", percentiles(transferTime)), ("prepare_ms", percentiles(prepareTime)), ("page_latency_ms", percentiles(pageLatency)),
-            ("image_bytes_never_shown", "null"), ("skipped_statuses", "\(skippedStatuses)"),
+            ("image_bytes", "\(imageBytes)"), ("image_bytes_never_shown", "\(imageBytesNeverShown)"),
+            ("skipped_statuses", "\(skippedStatuses)"),
         ]
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
@@ -69,6 +76,7 @@ struct NetworkReport {
     var text: String {
         "network: \(requests) requests, \(bytes >> 10) KiB, \(pages) pages (\(skippedStatuses) statuses without a photo), \(transfers) photo transfers, "
             + "\(coalesced) coalesced, \(promoted) promoted, \(cancelledBeforeStart) cancelled before start, \(cancelledInFlight) in flight (\(bytesAfterCancel) bytes after the cancel)"
+            + ", \(imageBytesNeverShown >> 10) of \(imageBytes >> 10) KiB of photos never shown"
             + (timeToImage.map { ", time to image p50 \(fixed($0.p50, 1)) ms, p95 \(fixed($0.p95, 1)) ms" } ?? "")
             + (pageLatency.map { ", page latency p50 \(fixed($0.p50, 1)) ms, p95 \(fixed($0.p95, 1)) ms" } ?? "") + "\n"
     }

@@ -10,6 +10,8 @@ final class PostCell: CollectionViewCell {
     var likes = 0
     var image: CellImage?
     var isPlaceholder = true
+    /// The thumbnail's source (a file or a feed's URL), for counting what was shown.
+    var assetPath = ""
     var failure: String?
     var isSelected = false
     /// Border and likes colours for the terminal's background.
@@ -22,6 +24,7 @@ final class PostCell: CollectionViewCell {
     override func prepareForReuse() {
         image = nil
         isPlaceholder = true
+        assetPath = ""
         failure = nil
         isSelected = false
     }

@@ -33,6 +33,9 @@ struct RunStats {
     /// Rest → every visible thumbnail whole, ms; rests that motion cut short first.
     var settleTimes: [Double] = []
     var interruptedRests = 0
+    /// Over a feed: the images (their URLs) a visible cell or the detail view showed
+    /// prepared at least once, for the report's `image_bytes_never_shown`.
+    var shownImages = Set<String>()
     /// Interrupted rests by what their last frame still waited for: visible placeholders,
     /// pixel rows held back by the byte budget, or bytes the terminal had not taken.
     var interruptedRestsWaiting: [String: Int] = [:]

@@ -70,6 +70,11 @@ import Testing
         #expect(loader.network.transfers == 1)
         #expect(loader.network.coalesced == 7)
         #expect(loader.network.timeToImage.count == 8)
+        // Bytes are counted by URL, once for the one transfer: what the report's
+        // image_bytes_never_shown adds up for the URLs no cell showed.
+        #expect(loader.network.bytesByURL == [url: loader.network.bytes] && loader.network.bytes > 0)
+        #expect(loader.network.bytesNeverShown(shown: [url]) == 0)
+        #expect(loader.network.bytesNeverShown(shown: []) == loader.network.bytes)
     }
 
     @Test func cancellingStopsTheBytes() async throws {
@@ -94,6 +99,7 @@ import Testing
         #expect(stats.originalBytes < whole / 2, "\(stats.originalBytes) of \(whole) bytes sent")
         #expect(loader.network.bytesAfterCancel <= 64 << 10, "\(loader.network.bytesAfterCancel) bytes after the cancel")
         #expect(loader.results.isEmpty, "nothing delivered for a cancelled request")
+        #expect(loader.network.bytesNeverShown(shown: []) == loader.network.bytes, "a transfer cut short counts as never shown")
     }
 
     @Test func aRequestCancelledBeforeItsTransferStartedCostsNothing() async throws {
