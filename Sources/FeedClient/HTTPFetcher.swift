@@ -106,6 +106,8 @@ public final class HTTPFetcher: Sendable {
     /// Body bytes received, all requests (what the report counts as network bytes).
     let received = Lock(0)
     let requests = Lock(0)
+    /// Requests that resumed a body after a dropped connection (``fetchResuming(_:limit:deadline:maximumResumes:onBytes:)``).
+    let resumed = Lock(0)
 
     /// `token`: sent as `Authorization: Bearer` to the feed's host only. `trust`: a PEM
     /// certificate to trust besides the system's (a server of your own, a test's).
@@ -138,6 +140,7 @@ public final class HTTPFetcher: Sendable {
 
     public var bytesReceived: Int { received.withLock { $0 } }
     public var requestCount: Int { requests.withLock { $0 } }
+    public var resumeCount: Int { resumed.withLock { $0 } }
 
     /// GETs (or POSTs) `url`, following redirects, and reads the body whole up to `limit`
     /// bytes within `deadline`; `onBytes` hears of every chunk as it arrives (progress,
@@ -146,8 +149,29 @@ public final class HTTPFetcher: Sendable {
     /// message when it sent one.
     public func fetch(_ url: String, method: FetchMethod = .get, headers extra: [(String, String)] = [], limit: Int, deadline: Duration,
                       authorized: Bool = false, onBytes: (@Sendable (_ bytes: Int, _ declaredLength: Int?) -> Void)? = nil) async throws(FetchError) -> FetchedBody {
-        if closed.withLock({ $0 }) { throw .cancelled }
         let started = ContinuousClock.now
+        let head = try await open(url, method: method, headers: extra, until: started + deadline, authorized: authorized)
+        var bytes: [UInt8] = []
+        try await readBody(head.response, limit: limit, host: head.host, until: started + deadline, onBytes: onBytes, into: &bytes)
+        let status = Int(head.response.status.code)
+        guard (200..<300).contains(status) || status == 304 else {
+            throw .status(status, message: Self.serverMessage(bytes))
+        }
+        return FetchedBody(status: status, headers: head.response.headers.map { ($0.name, $0.value) }, bytes: bytes, url: head.url)
+    }
+
+    /// A response's head, redirects followed: what ``fetch(_:method:headers:limit:deadline:authorized:onBytes:)``
+    /// and ``fetchResuming(_:limit:deadline:maximumResumes:onBytes:)`` read a body from.
+    struct OpenResponse {
+        let response: HTTPClientResponse
+        /// After redirects.
+        let url: String
+        let host: String
+    }
+
+    func open(_ url: String, method: FetchMethod, headers extra: [(String, String)], until deadline: ContinuousClock.Instant,
+                      authorized: Bool) async throws(FetchError) -> OpenResponse {
+        if closed.withLock({ $0 }) { throw .cancelled }
         var current = url
         var seen: Set<String> = [url]
         for _ in 0...Self.maximumRedirects {
@@ -161,7 +185,7 @@ public final class HTTPFetcher: Sendable {
             requests.withLock { $0 += 1 }
             let response: HTTPClientResponse
             do {
-                let left = started + deadline - ContinuousClock.now
+                let left = deadline - ContinuousClock.now
                 response = try await client.execute(request, timeout: .nanoseconds(max(left, .milliseconds(1)).nanoseconds))
             } catch {
                 throw Self.translate(error, host: host)
@@ -174,21 +198,18 @@ public final class HTTPFetcher: Sendable {
                 current = next
                 continue
             }
-            let bytes = try await readBody(response, limit: limit, host: host, until: started + deadline, onBytes: onBytes)
-            let headers = response.headers.map { ($0.name, $0.value) }
-            guard (200..<300).contains(status) || status == 304 else {
-                throw .status(status, message: Self.serverMessage(bytes))
-            }
-            return FetchedBody(status: status, headers: headers, bytes: bytes, url: current)
+            return OpenResponse(response: response, url: current, host: host)
         }
         throw .tooManyRedirects
     }
 
-    private func readBody(_ response: HTTPClientResponse, limit: Int, host: String, until deadline: ContinuousClock.Instant,
-                          onBytes: (@Sendable (Int, Int?) -> Void)?) async throws(FetchError) -> [UInt8] {
+    /// Appends `response`'s body to `bytes` as it streams in, up to `limit` bytes in all. A
+    /// connection that drops before the end throws ``FetchError/cutShort(received:)`` with
+    /// what arrived kept in `bytes` (what a resume continues from).
+    func readBody(_ response: HTTPClientResponse, limit: Int, host: String, until deadline: ContinuousClock.Instant,
+                          onBytes: (@Sendable (Int, Int?) -> Void)?, into bytes: inout [UInt8]) async throws(FetchError) {
         let declared = response.headers.first(name: "Content-Length").flatMap(Int.init)
-        if let declared, declared > limit { throw .tooLarge(limit: limit) }
-        var bytes: [UInt8] = []
+        if let declared, bytes.count + declared > limit { throw .tooLarge(limit: limit) }
         do {
             for try await chunk in response.body {
                 received.withLock { $0 += chunk.readableBytes }
@@ -205,9 +226,9 @@ public final class HTTPFetcher: Sendable {
             if Task.isCancelled { throw .cancelled }
             let translated = Self.translate(error, host: host)
             if case .unreachable = translated { throw .cutShort(received: bytes.count) }
+            if case .cutShort = translated { throw .cutShort(received: bytes.count) }
             throw translated
         }
-        return bytes
     }
 
     static func translate(_ error: any Error, host: String) -> FetchError {

@@ -113,6 +113,16 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
 
     public var counters: AssetLoadCounters { tally.withLock { $0 } }
 
+    /// How far the transfer of `url` has come (bytes in, and the whole photo's length when
+    /// the server said), or nil when none is under way: the detail view's progress.
+    /// - Complexity: O(1), under the loader's lock (a few loads).
+    public func progress(of url: String) -> (received: Int, expected: Int?)? {
+        state.withLock { state in
+            guard let transfer = state.transfers[url], transfer.task != nil else { return nil }
+            return (transfer.received, transfer.expected)
+        }
+    }
+
     /// The median of the last 32 times from a request to its prepared image (nil before
     /// the first): what the prefetch distance is scaled by.
     public var recentTimeToImage: Duration? {

@@ -13,6 +13,8 @@ final class DetailView {
     private(set) var isPlaceholder = true
     var failure: String?
     var download: Cancellable?
+    /// Over a feed, while the photo is on its way: bytes in and the whole length, if known.
+    var progress: (received: Int, expected: Int?)?
 
     /// Photos are about 16:10 and a cell about twice as tall as it is wide.
     static let cellAspect = 1.6 * 2
@@ -45,6 +47,15 @@ final class DetailView {
         return imageKey != oldKey
     }
 
+    /// "downloading 45 % (120 of 260 KB)…" while bytes arrive, else "preparing …".
+    func waitingText(_ size: (columns: Int, rows: Int)) -> String {
+        guard let progress, progress.received > 0 else { return "preparing \(size.columns)×\(size.rows)…" }
+        let kilobytes = { (bytes: Int) in (bytes + 512) / 1024 }
+        guard let expected = progress.expected, expected > 0 else { return "downloading \(kilobytes(progress.received)) KB…" }
+        let percent = min(100, progress.received * 100 / expected)
+        return "downloading \(percent) % (\(kilobytes(min(progress.received, expected))) of \(kilobytes(expected)) KB)…"
+    }
+
     func draw(into canvas: inout Canvas, post: DestinationPost, likes: Int, theme: Theme) {
         guard area.width >= 10, area.height >= Self.textRows + 3 else { return }
         let panel = theme.detail
@@ -66,7 +77,7 @@ final class DetailView {
         canvas.draw(post.region, at: Point(x: textX, y: y), width: width, style: theme.detailDim)
         y += 1
         canvas.draw("♥ \(likes)", at: Point(x: textX, y: y), width: width, style: theme.detailLikes)
-        let state = isPlaceholder ? (failure == nil ? "preparing \(size.columns)×\(size.rows)…" : "") : "\(size.columns)×\(size.rows) cells"
+        let state = isPlaceholder ? (failure == nil ? waitingText(size) : "") : "\(size.columns)×\(size.rows) cells"
         canvas.draw("\(state)   Esc back  L like  q quit", at: Point(x: textX, y: y + 1), width: width,
                     style: theme.detailDim)
     }

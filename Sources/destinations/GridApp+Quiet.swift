@@ -23,6 +23,10 @@ extension GridApp {
     var nextScheduledWork: Duration? {
         var due: [Duration] = []
         if screen.state.showsHUD, let last = lastFrameTick { due.append(last + Self.quietHUDInterval) }
+        // A photo on its way to the detail view over a feed: its progress moves at the HUD's pace.
+        if feed != nil, let detail = screen.detail, detail.isPlaceholder, detail.failure == nil, let last = lastFrameTick {
+            due.append(last + Self.quietHUDInterval)
+        }
         if let driver = scenario, let next = driver.nextKeyTime { due.append(startedAt + next) }
         if let end = runEnd { due.append(end) }
         if let next = screen.store.nextDueTime { due.append(next) }

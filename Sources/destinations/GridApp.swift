@@ -229,6 +229,7 @@ final class GridApp: FrameDelegate {
     func commit(_ frame: FrameInfo) {
         lastFrameTick = frame.tick
         noteSettled(at: frame.presentationTime)
+        noteDetailProgress()
         while let key = terminal.nextKey() { handle(key, at: frame.presentationTime) }
         if var driver = scenario {
             let view = screen.view
@@ -360,6 +361,12 @@ final class GridApp: FrameDelegate {
             // What the rest still waits for, in the order a person sees it.
             restWaitingOn = placeholders > 0 ? "placeholders" : terminal.hasDeferredPixels ? "pixels" : "terminal"
         }
+    }
+
+    /// Over a feed, the detail view's photo on its way: how far its transfer has come.
+    private func noteDetailProgress() {
+        guard let detail = screen.detail else { return }
+        detail.progress = detail.isPlaceholder ? feed?.loader?.progress(of: detail.imageKey.asset.path) : nil
     }
 
     /// At a tick, before anything of the new frame: a rest whose last frame showed every

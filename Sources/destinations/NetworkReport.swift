@@ -7,6 +7,8 @@ import ImagePipeline
 struct NetworkReport {
     var requests: Int
     var bytes: Int
+    /// Transfers continued with a range after a dropped connection.
+    var resumed: Int
     var pages: Int
     var transfers: Int
     var coalesced: Int
@@ -32,6 +34,7 @@ struct NetworkReport {
         let photos = feed.loader?.networkCounters ?? NetworkLoadCounters()
         requests = feed.fetcher.requestCount
         bytes = feed.fetcher.bytesReceived
+        resumed = feed.fetcher.resumeCount
         pages = feed.pager.pages
         transfers = photos.transfers
         coalesced = photos.coalesced
@@ -64,7 +67,7 @@ struct NetworkReport {
         let fields: [(String, String)] = [
             ("requests", "\(requests)"), ("bytes", "\(bytes)"), ("pages", "\(pages)"), ("transfers", "\(transfers)"),
             ("coalesced", "\(coalesced)"), ("cancelled_before_start", "\(cancelledBeforeStart)"), ("cancelled_in_flight", "\(cancelledInFlight)"),
-            ("bytes_after_cancel", "\(bytesAfterCancel)"), ("failed_transfers", "\(failedTransfers)"), ("kept_nearly_done", "\(keptNearlyDone)"),
+            ("bytes_after_cancel", "\(bytesAfterCancel)"), ("resumed", "\(resumed)"), ("failed_transfers", "\(failedTransfers)"), ("kept_nearly_done", "\(keptNearlyDone)"),
             ("promoted", "\(promoted)"), ("time_to_image_ms", percentiles(timeToImage)),
             ("queue_wait_ms", percentiles(queueWait)), ("transfer_ms", percentiles(transferTime)), ("prepare_ms", percentiles(prepareTime)), ("page_latency_ms", percentiles(pageLatency)),
             ("image_bytes", "\(imageBytes)"), ("image_bytes_never_shown", "\(imageBytesNeverShown)"),
@@ -75,7 +78,7 @@ struct NetworkReport {
 
     var text: String {
         "network: \(requests) requests, \(bytes >> 10) KiB, \(pages) pages (\(skippedStatuses) statuses without a photo), \(transfers) photo transfers, "
-            + "\(coalesced) coalesced, \(promoted) promoted, \(cancelledBeforeStart) cancelled before start, \(cancelledInFlight) in flight (\(bytesAfterCancel) bytes after the cancel)"
+            + "\(coalesced) coalesced, \(promoted) promoted, \(cancelledBeforeStart) cancelled before start, \(cancelledInFlight) in flight (\(bytesAfterCancel) bytes after the cancel), \(resumed) resumed"
             + ", \(imageBytesNeverShown >> 10) of \(imageBytes >> 10) KiB of photos never shown"
             + (timeToImage.map { ", time to image p50 \(fixed($0.p50, 1)) ms, p95 \(fixed($0.p95, 1)) ms" } ?? "")
             + (pageLatency.map { ", page latency p50 \(fixed($0.p50, 1)) ms, p95 \(fixed($0.p95, 1)) ms" } ?? "") + "\n"

@@ -1,5 +1,5 @@
 import CoreKit
-import FeedClient
+@testable import FeedClient
 import FeedFormat
 import FeedServer
 import Foundation
@@ -117,6 +117,56 @@ import Testing
         #expect(loader.network.cancelledBeforeStart == 1)
         #expect(loader.network.transfers == 1)
         #expect(feed.stats.previewRequests == 1, "the cancelled one never reached the server")
+    }
+
+    /// The server drops every body after 40 KB (`--reset-after`): the original arrives whole
+    /// anyway, a range at a time, each resume naming the copy it continues (If-Range), with
+    /// progress against the whole length.
+    @Test func anOriginalResumesAfterEveryDroppedConnection() async throws {
+        let feed = try await LoopbackFeed.start { $0.shape.resetAfter = 40_000 }
+        defer { Task { await feed.stop() } }
+        let fetcher = try HTTPFetcher()
+        defer { fetcher.shutdown() }
+        let whole = try Data(contentsOf: URL(fileURLWithPath: BundledPhotos.original(0)))
+        let progress = Lock<(received: Int, totals: Set<Int?>)>((0, []))
+        let body = try await fetcher.fetchResuming("\(feed.base)/media/original/0.jpg", limit: 64 << 20, deadline: .seconds(60)) { bytes, total in
+            progress.withLock { state in
+                state.received += bytes
+                state.totals.insert(total)
+            }
+        }
+        #expect(Data(body.bytes) == whole, "every byte, once, in order")
+        // At least one resume for each 40 KB after the first; more when a reset also lost
+        // bytes the client had not read yet (each resume then starts where it really is).
+        let stats = feed.stats
+        #expect(fetcher.resumeCount >= (whole.count - 1) / 40_000, "\(fetcher.resumeCount) resumes for \(whole.count) bytes")
+        #expect(stats.status206 == fetcher.resumeCount, "every resume asked for a range and got one")
+        #expect(stats.resets == fetcher.resumeCount, "one resume a dropped connection")
+        #expect(progress.withLock { $0.received } == whole.count)
+        #expect(progress.withLock { $0.totals } == [whole.count], "progress is against the whole photo, every time")
+    }
+
+    /// A body cut short by a server that names no version of it is not resumed: a range of
+    /// another version would make a corrupt photo.
+    @Test func withoutAValidatorNothingIsResumed() async throws {
+        let feed = try await LoopbackFeed.start()
+        defer { Task { await feed.stop() } }
+        let fetcher = try HTTPFetcher()
+        defer { fetcher.shutdown() }
+        await #expect(throws: FetchError.cutShort(received: 100)) {
+            _ = try await fetcher.fetchResuming("\(feed.base)/_hostile/lying-length", limit: 1 << 20, deadline: .seconds(30))
+        }
+        #expect(fetcher.resumeCount == 0)
+    }
+
+    @Test func rangesAndValidatorsAreReadAsRFC9110Says() {
+        #expect(ContentRange("bytes 100-199/1000") == ContentRange("bytes 100-199/1000") && ContentRange("bytes 100-199/1000")?.total == 1000)
+        #expect(ContentRange("bytes 100-199/*")?.total == nil && ContentRange("bytes 100-199/*")?.first == 100)
+        for bad in ["bytes 200-100/1000", "bytes */1000", "items 1-2/3", "bytes 1-2", ""] { #expect(ContentRange(bad) == nil, "\(bad)") }
+        #expect(HTTPFetcher.rangeValidator([("ETag", "\"abc\""), ("Last-Modified", "Tue, 24 Nov 2026 10:00:00 GMT")]) == "\"abc\"")
+        #expect(HTTPFetcher.rangeValidator([("etag", "W/\"abc\""), ("Last-Modified", "Tue, 24 Nov 2026 10:00:00 GMT")]) == "Tue, 24 Nov 2026 10:00:00 GMT",
+                "a weak tag never names a range's version")
+        #expect(HTTPFetcher.rangeValidator([("Content-Type", "image/jpeg")]) == nil)
     }
 
     @Test func photosThatAreNotPhotosFailCleanly() async throws {
