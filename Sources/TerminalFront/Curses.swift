@@ -13,7 +13,7 @@ enum Curses {
     /// without echo, keypad and the mouse wheel decoded, reads that never block. False when
     /// the entry cannot be loaded.
     static func startInteractive(term: String, output: Int32) -> Bool {
-        set_escdelay(25)
+        set_escdelay(Int32(escapeDelayMilliseconds))
         guard cnc_start_interactive_on(term, output) != 0 else { return false }
         atexit(cnc_endwin_if_active)
         cbreak()
@@ -25,6 +25,14 @@ enum Curses {
         cnc_enable_wheel()
         return true
     }
+
+    /// How long a lone ESC waits for the rest of an escape sequence before it is the Esc key.
+    /// Keys are read inside the commit, so the wait is commit time: at 25 ms every Esc
+    /// (closing the help or the detail view, clearing a filter) was a hitch of three ticks
+    /// at 120 Hz. A terminal sends a key's sequence in one write, so its bytes are already
+    /// there when ncurses looks (the wait costs nothing for them); 4 ms keeps a commit with
+    /// an Esc under half of 120 Hz's period, and still joins a sequence split by a link.
+    static let escapeDelayMilliseconds = 4
 
     /// True when terminfo has an entry called `name` (before any screen exists).
     static func terminfoExists(_ name: String) -> Bool { cnc_terminfo_exists(name) != 0 }
