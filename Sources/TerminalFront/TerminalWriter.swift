@@ -11,8 +11,9 @@
 ///
 /// With ``Delivery/thread`` (`--output-writer thread`; measured against these writes in
 /// D-039) the bytes go to a ``WriterThread`` instead, which writes them as the terminal
-/// takes them; everything else here is the same for both. The kernel's pty buffer (about 16 KB) is invisible from this side (`TIOCOUTQ` reads 0 on a
-/// Linux pty), so what the terminal takes is what these writes hand over.
+/// takes them; everything else here is the same for both. The kernel's pty buffer (about
+/// 16 KB) is invisible from this side (`TIOCOUTQ` reads 0 on a Linux pty), so what the
+/// terminal takes is what these writes hand over.
 ///
 /// Main thread only.
 public final class TerminalWriter {
@@ -38,7 +39,8 @@ public final class TerminalWriter {
     private var head = 0
     /// Bytes the terminal has taken so far.
     public var bytesTaken: Int { thread?.written ?? written }
-    /// Bytes this thread's own writes handed to the terminal.
+    /// Bytes the main thread's own writes handed to the terminal (with a writer thread:
+    /// what the thread had written at the last ``pump()``).
     private var written = 0
     /// The most bytes ever waiting here at once.
     public private(set) var pendingBytesMax = 0

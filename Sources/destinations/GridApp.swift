@@ -53,7 +53,7 @@ final class GridApp: FrameDelegate {
     private var wasMoving = false
     private var restStartedAt: Duration?
     /// What the rest under way still waits for (see ``RunStats/interruptedRestsWaiting``).
-    private var restWaitingOn = "placeholders"
+    private var restWaitingOn = RestWait.placeholders
 
     static let headerRows = 1, footerRows = 1, hudRows = 4
 
@@ -351,7 +351,7 @@ final class GridApp: FrameDelegate {
     private func noteSettling(at time: Duration, placeholders: Int) {
         let moving = screen.view.physics.isMoving
         defer { wasMoving = moving }
-        if wasMoving && !moving { (restStartedAt, restWaitingOn) = (time, "placeholders") }
+        if wasMoving && !moving { (restStartedAt, restWaitingOn) = (time, .placeholders) }
         guard restStartedAt != nil else { return }
         if moving {
             restStartedAt = nil
@@ -359,7 +359,7 @@ final class GridApp: FrameDelegate {
             stats.interruptedRestsWaiting[restWaitingOn, default: 0] += 1
         } else {
             // What the rest still waits for, in the order a person sees it.
-            restWaitingOn = placeholders > 0 ? "placeholders" : terminal.hasDeferredPixels ? "pixels" : "terminal"
+            restWaitingOn = placeholders > 0 ? .placeholders : terminal.hasDeferredPixels ? .pixels : .terminal
         }
     }
 
@@ -372,7 +372,7 @@ final class GridApp: FrameDelegate {
     /// At a tick, before anything of the new frame: a rest whose last frame showed every
     /// thumbnail is settled once the terminal has taken everything sent.
     private func noteSettled(at time: Duration) {
-        guard let start = restStartedAt, restWaitingOn == "terminal", !terminal.isOutputBehind else { return }
+        guard let start = restStartedAt, restWaitingOn == .terminal, !terminal.isOutputBehind else { return }
         stats.settleTimes.append((time - start).milliseconds)
         restStartedAt = nil
     }

@@ -65,7 +65,7 @@ struct GridReport {
     var settle: (p50: Double, p95: Double, max: Double, keys: Int)?
     var interruptedRests: Int
     /// Interrupted rests by what they still waited for.
-    var interruptedRestsWaiting: [String: Int] = [:]
+    var interruptedRestsWaiting: [RestWait: Int] = [:]
     /// A feed's traffic (nil without `--feed`).
     var network: NetworkReport? = nil
 
@@ -128,7 +128,7 @@ struct GridReport {
             ("quiet_waits", "\(quietWaits)"),
             ("settle_ms", "{\"p50\":\(settle.map { number($0.p50) } ?? "null"),\"p95\":\(settle.map { number($0.p95) } ?? "null"),"
                 + "\"max\":\(settle.map { number($0.max) } ?? "null"),\"rests\":\(settle?.keys ?? 0),\"interrupted\":\(interruptedRests),"
-                + "\"interrupted_waiting_on\":{" + ["placeholders", "pixels", "terminal"].map { "\"\($0)\":\(interruptedRestsWaiting[$0, default: 0])" }.joined(separator: ",") + "}}"),
+                + "\"interrupted_waiting_on\":{" + RestWait.allCases.map { "\"\($0.rawValue)\":\(interruptedRestsWaiting[$0, default: 0])" }.joined(separator: ",") + "}}"),
             ("filter_latency_ms", filterLatency.map { "{\"p50\":\(number($0.p50)),\"p95\":\(number($0.p95)),\"max\":\(number($0.max)),\"keys\":\($0.keys)}" } ?? "null"),
             ("idle_seconds", idle.map { number($0.seconds) } ?? "null"),
             ("idle_cpu_pct", idle.map { number($0.cpuPercent) } ?? "null"),

@@ -38,7 +38,7 @@ struct RunStats {
     var shownImages = Set<String>()
     /// Interrupted rests by what their last frame still waited for: visible placeholders,
     /// pixel rows held back by the byte budget, or bytes the terminal had not taken.
-    var interruptedRestsWaiting: [String: Int] = [:]
+    var interruptedRestsWaiting: [RestWait: Int] = [:]
 
     init(duration: Duration?) { self.duration = duration }
 
@@ -78,4 +78,11 @@ enum Launch {
 
     /// Milliseconds since `mark()`.
     static var elapsedMilliseconds: Double { (ContinuousClock.now - start).milliseconds }
+}
+
+/// What a rest (the grid still after motion) waits for before it is settled, in the order
+/// a person sees it: thumbnails still placeholders, pixel rows held back by the byte budget,
+/// or bytes the terminal has not taken yet.
+enum RestWait: String, CaseIterable, Sendable {
+    case placeholders, pixels, terminal
 }
