@@ -236,7 +236,21 @@ final class GridScreen: CollectionViewPrefetching, CollectionViewDelegate {
         }
     }
 
-    func willDisplay(_ cell: CollectionViewCell, at indexPath: IndexPath) {}
+    /// A cell about to be shown that still shows a placeholder asks for its thumbnail again,
+    /// at a visible cell's priority: a cell prepared ahead in idle time is not configured
+    /// again when it appears, and its prefetch may have been cancelled since (it left the
+    /// preload range), or dropped when it scrolled off (`didEndDisplaying`) and came back.
+    /// A request still under way is only promoted (`downloadOnce` keeps one per key).
+    func willDisplay(_ cell: CollectionViewCell, at indexPath: IndexPath) {
+        guard state.imageMode == .async, let post = cell as? PostCell, post.isPlaceholder, post.failure == nil,
+              let id = source.itemIdentifier(for: indexPath) else { return }
+        let key = thumbnailKey(for: id)
+        if case .placeholder = store.asset(for: key) {
+            requestThumbnail(id, key: key, at: indexPath)
+        } else {
+            source.reconfigureItems([id])  // it arrived while the cell was hidden
+        }
+    }
 
     /// A cell scrolled off: its thumbnail request goes (UIKit's recipe), so that a fling's
     /// passed cells do not hold the queue with stale, high priorities; a person who turns

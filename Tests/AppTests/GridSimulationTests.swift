@@ -127,6 +127,25 @@ import Testing
         #expect(simulation.placeholdersOnScreen == 0)
         #expect(simulation.app.screen.store.pendingCount == 0)
     }
+
+    /// Cells that scroll off before their thumbnail arrives lose its request
+    /// (`didEndDisplaying`), and cells prepared ahead lose theirs when they leave the preload
+    /// range; a cell shown again (kept, not configured again) asks once more, so after any
+    /// back-and-forth every thumbnail on screen arrives.
+    @Test(arguments: [1, 2, 3]) func cellsShownAgainGetTheirThumbnails(seed: UInt64) throws {
+        var options = GridSimulation.options(nil, seconds: 60, seed: seed)
+        options.latency = .milliseconds(400)  // slower than the scrolls below
+        let simulation = try GridSimulation(options)
+        simulation.frames(2)
+        for keys: [Key] in [[.pageDown, .pageUp], [.down, .down, .down, .up, .up, .up], [.pageDown, .pageDown, .pageUp]] {
+            for key in keys {
+                simulation.backend.type(key)
+                simulation.frames(6)  // well before a thumbnail arrives
+            }
+            simulation.frames(240)  // two seconds: every request made is long done
+            #expect(simulation.placeholdersOnScreen == 0, "after \(keys): \(simulation.placeholdersOnScreen) placeholders on screen")
+        }
+    }
 }
 
 /// The grid's screen, read as text after keys, with no terminal and no real time.
