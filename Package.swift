@@ -10,7 +10,8 @@ let package = Package(
         .executable(name: "destinations", targets: ["destinations"]),
         .library(name: "CoreKit", targets: ["CoreKit"]),
         .library(name: "CellCanvas", targets: ["CellCanvas"]),
-        .library(name: "CollectionView", targets: ["CollectionView"]),
+        .library(name: "CollectionKit", targets: ["CollectionKit"]),
+        .library(name: "TerminalFront", targets: ["TerminalFront"]),
         .library(name: "RenderLoop", targets: ["RenderLoop"]),
         .library(name: "DiffableData", targets: ["DiffableData"]),
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
@@ -50,7 +51,7 @@ let package = Package(
         .target(name: "ImagePipeline", dependencies: ["CoreKit", "CellCanvas", "CTurboJPEG", "CPNG", "CChafa"]),
 
         // Layout, scrolling, cells and their lifecycle, prefetching, the diffable data source.
-        .target(name: "CollectionView", dependencies: ["CoreKit", "CellCanvas", "DiffableData", "RenderLoop"]),
+        .target(name: "CollectionKit", dependencies: ["CoreKit", "CellCanvas", "DiffableData", "RenderLoop"]),
 
         // The app's model: destination posts and the catalogue (no UI).
         .target(name: "DestinationsModel", dependencies: ["CoreKit", "FeedFormat", "ImagePipeline"]),
@@ -92,7 +93,7 @@ let package = Package(
         .executableTarget(
             name: "destinations",
             dependencies: [
-                "CoreKit", "CellCanvas", "CollectionView", "DestinationsModel", "FeedClient", "FeedFormat", "ImagePipeline", "RenderLoop", "DiffableData",
+                "CoreKit", "CellCanvas", "CollectionKit", "DestinationsModel", "FeedClient", "FeedFormat", "ImagePipeline", "RenderLoop", "DiffableData",
                 "TerminalFront",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -102,7 +103,7 @@ let package = Package(
         .executableTarget(
             name: "destinations-bench",
             dependencies: [
-                "CoreKit", "RenderLoop", "DiffableData", "ImagePipeline", "CellCanvas", "CollectionView", "TestSupport",
+                "CoreKit", "RenderLoop", "DiffableData", "ImagePipeline", "CellCanvas", "CollectionKit", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks"
@@ -123,7 +124,7 @@ let package = Package(
         .testTarget(name: "DiffableDataTests", dependencies: ["CoreKit", "DiffableData", "TestSupport"]),
         .testTarget(name: "CellCanvasTests", dependencies: ["CellCanvas"]),
         .testTarget(name: "TerminalFrontTests", dependencies: ["CellCanvas", "CNcursesw", "TerminalFront"]),
-        .testTarget(name: "CollectionViewTests", dependencies: ["CoreKit", "CollectionView", "CellCanvas", "DiffableData", "RenderLoop", "TestSupport"]),
+        .testTarget(name: "CollectionKitTests", dependencies: ["CoreKit", "CollectionKit", "CellCanvas", "DiffableData", "RenderLoop", "TestSupport"]),
         .testTarget(name: "DestinationsModelTests", dependencies: ["CoreKit", "DestinationsModel", "ImagePipeline"]),
         .testTarget(name: "FeedFormatTests", dependencies: ["FeedFormat"]),
         // The client against destinations-feed on loopback, in-process.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CellCanvas
-import CollectionView
+import CollectionKit
 import CoreKit
 import DiffableData
 import RenderLoop

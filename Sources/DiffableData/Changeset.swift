@@ -36,9 +36,9 @@ public struct Changeset<SectionID: Hashable & Sendable, ItemID: Hashable & Senda
 
     public struct ItemChange: Hashable, Sendable {
         public let item: ItemID
-        public let indexPath: IndexPath
+        public let indexPath: ItemPath
 
-        public init(item: ItemID, indexPath: IndexPath) {
+        public init(item: ItemID, indexPath: ItemPath) {
             self.item = item
             self.indexPath = indexPath
         }
@@ -46,10 +46,10 @@ public struct Changeset<SectionID: Hashable & Sendable, ItemID: Hashable & Senda
 
     public struct ItemMove: Hashable, Sendable {
         public let item: ItemID
-        public let from: IndexPath
-        public let to: IndexPath
+        public let from: ItemPath
+        public let to: ItemPath
 
-        public init(item: ItemID, from: IndexPath, to: IndexPath) {
+        public init(item: ItemID, from: ItemPath, to: ItemPath) {
             self.item = item
             self.from = from
             self.to = to

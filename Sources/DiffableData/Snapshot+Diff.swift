@@ -46,17 +46,17 @@ extension Snapshot {
     /// moves (its LIS), and the whole costs what the array diffs cost.
     private func diffItems(to new: Snapshot, into changes: inout Changeset<SectionID, ItemID>) {
         typealias Move = Changeset<SectionID, ItemID>.ItemMove
-        var candidateDeletes: [IndexPath] = []
+        var candidateDeletes: [ItemPath] = []
         for (oldSection, id) in sectionIDs.enumerated() where new.sectionIndexByID[id] == nil {
-            candidateDeletes += items[oldSection].indices.map { IndexPath(item: $0, section: oldSection) }
+            candidateDeletes += items[oldSection].indices.map { ItemPath(item: $0, section: oldSection) }
         }
         for (newSection, sectionItems) in new.items.enumerated() {
             var sectionMoves: [Move] = []
             if let oldSection = sectionIndexByID[new.sectionIDs[newSection]] {
                 let diff = ArrayDiff(from: items[oldSection], to: sectionItems)
-                candidateDeletes += diff.deletes.map { IndexPath(item: $0, section: oldSection) }
+                candidateDeletes += diff.deletes.map { ItemPath(item: $0, section: oldSection) }
                 sectionMoves = diff.moves.map {
-                    Move(item: sectionItems[$0.to], from: IndexPath(item: $0.from, section: oldSection), to: IndexPath(item: $0.to, section: newSection))
+                    Move(item: sectionItems[$0.to], from: ItemPath(item: $0.from, section: oldSection), to: ItemPath(item: $0.to, section: newSection))
                 }
                 classifyInserts(diff.inserts, of: sectionItems, section: newSection, moves: &sectionMoves, into: &changes)
             } else {
@@ -75,7 +75,7 @@ extension Snapshot {
                                  moves: inout [Changeset<SectionID, ItemID>.ItemMove], into changes: inout Changeset<SectionID, ItemID>) {
         for position in positions {
             let item = sectionItems[position]
-            let to = IndexPath(item: position, section: section)
+            let to = ItemPath(item: position, section: section)
             if let from = pathByItem[item] {
                 moves.append(.init(item: item, from: from, to: to))
             } else {

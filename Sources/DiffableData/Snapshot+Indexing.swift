@@ -6,7 +6,7 @@ extension Snapshot {
     mutating func reindexItems(inSection section: Int, from start: Int) {
         let sectionItems = items[section]
         for index in start..<sectionItems.count {
-            pathByItem[sectionItems[index]] = IndexPath(item: index, section: section)
+            pathByItem[sectionItems[index]] = ItemPath(item: index, section: section)
         }
     }
 
@@ -28,7 +28,7 @@ extension Snapshot {
         }
     }
 
-    func describeLocation(_ path: IndexPath) -> String {
+    func describeLocation(_ path: ItemPath) -> String {
         "in the snapshot (section \(SnapshotError.name(sectionIDs[path.section])), index \(path.item))"
     }
 }

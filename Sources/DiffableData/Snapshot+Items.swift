@@ -129,7 +129,7 @@ extension Snapshot {
 
     // MARK: Shared steps
 
-    func requireItem(_ item: ItemID, _ operation: String) throws(SnapshotError) -> IndexPath {
+    func requireItem(_ item: ItemID, _ operation: String) throws(SnapshotError) -> ItemPath {
         guard let path = pathByItem[item] else {
             throw .itemNotFound(item: SnapshotError.name(item), operation: operation)
         }
@@ -150,8 +150,8 @@ extension Snapshot {
         // per item. Inserting elsewhere claims marker paths (section -1, item -1 - k), then
         // reindexes the section from `position`.
         let appending = position == items[section].count
-        func claim(_ k: Int) -> IndexPath { appending ? IndexPath(item: position + k, section: section) : IndexPath(item: -1 - k, section: -1) }
-        func claimedHere(_ path: IndexPath) -> Bool { appending ? path.section == section && path.item >= position : path.section == -1 }
+        func claim(_ k: Int) -> ItemPath { appending ? ItemPath(item: position + k, section: section) : ItemPath(item: -1 - k, section: -1) }
+        func claimedHere(_ path: ItemPath) -> Bool { appending ? path.section == section && path.item >= position : path.section == -1 }
         pathByItem.reserve(for: identifiers)
         for k in identifiers.indices {
             let identifier = identifiers[k]

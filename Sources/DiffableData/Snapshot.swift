@@ -3,7 +3,7 @@
 /// A value: copies are O(1) (the storage is copy-on-write) and changing a copy never
 /// touches the original, which is why `DiffableDataSource.snapshot()` can hand one out.
 /// Identifiers must be unique across the whole snapshot; position lookups in both
-/// directions (identifier ↔ ``IndexPath``) are O(1) because the maps are kept current by
+/// directions (identifier ↔ ``ItemPath``) are O(1) because the maps are kept current by
 /// every mutation.
 ///
 /// Misuse traps with a message naming the identifier and the operation; every mutation
@@ -12,7 +12,7 @@ public struct Snapshot<SectionID: Hashable & Sendable, ItemID: Hashable & Sendab
     var sectionIDs: [SectionID] = []
     var items: [[ItemID]] = []
     var sectionIndexByID: [SectionID: Int] = [:]
-    var pathByItem = ItemPaths<ItemID>()
+    var pathByItem = ItemPathIndex<ItemID>()
     /// Global index of each section's first item; `sectionStarts.count == sectionIDs.count`.
     var sectionStarts: [Int] = []
     var reloadedItems = OrderedSetOfIDs<ItemID>()
@@ -66,13 +66,13 @@ public struct Snapshot<SectionID: Hashable & Sendable, ItemID: Hashable & Sendab
     }
 
     /// - Complexity: O(1).
-    public func indexPath(for item: ItemID) -> IndexPath? {
+    public func indexPath(for item: ItemID) -> ItemPath? {
         pathByItem[item]
     }
 
     /// The item at `indexPath`, or nil when the path is outside the snapshot.
     /// - Complexity: O(1).
-    public func itemIdentifier(at indexPath: IndexPath) -> ItemID? {
+    public func itemIdentifier(at indexPath: ItemPath) -> ItemID? {
         guard items.indices.contains(indexPath.section),
               items[indexPath.section].indices.contains(indexPath.item) else { return nil }
         return items[indexPath.section][indexPath.item]

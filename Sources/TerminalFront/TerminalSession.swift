@@ -122,14 +122,14 @@ public final class TerminalSession {
 
     /// `DESTINATIONS_CRASH=segv|bus|ill|trap|abrt|fpe|quit`: crashes that way (for tests of
     /// the crash restore). Nil when unset or unknown.
-    public static var requestedCrash: Int32? {
+    package static var requestedCrash: Int32? {
         guard let name = Platform.environment("DESTINATIONS_CRASH") else { return nil }
         return ["segv": Platform.segmentationFault, "bus": Platform.busError, "ill": Platform.illegalInstruction, "trap": Platform.trap,
                 "abrt": Platform.abort, "fpe": Platform.floatingPointError, "quit": Platform.quit][name]
     }
 
     /// Crashes with `signal` as a real fault would (see ``requestedCrash``).
-    public static func crash(with signal: Int32) -> Never {
+    package static func crash(with signal: Int32) -> Never {
         terminal_restore_crash_for_test(signal)
         fatalError("DESTINATIONS_CRASH: signal \(signal) did not end the process")
     }

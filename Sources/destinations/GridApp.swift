@@ -1,5 +1,5 @@
 import CellCanvas
-import CollectionView
+import CollectionKit
 import CoreKit
 import DestinationsModel
 import FeedClient

@@ -1,13 +1,10 @@
 import CellCanvas
-import CollectionView
+import CollectionKit
 import DestinationsModel
 import DiffableData
 import Dispatch
 import ImagePipeline
 import RenderLoop
-
-/// Ours, not Foundation's.
-typealias IndexPath = DiffableData.IndexPath
 
 /// The grid as the person sees it: the state they chose, and the view, data source and
 /// image store wired to show it. Cells are configured here from the catalogue and the
@@ -192,7 +189,7 @@ final class GridScreen: CollectionViewPrefetching, CollectionViewDelegate {
         return PreparedImageKey(asset: catalogue.post(id - 1).asset, columns: size.columns, rows: size.rows)
     }
 
-    private func configure(_ cell: PostCell, at path: IndexPath, id: Int) {
+    private func configure(_ cell: PostCell, at path: ItemPath, id: Int) {
         let started = clock.now
         defer { configureCost.record(clock.now - started) }
         let post = catalogue.post(id - 1)
@@ -218,7 +215,7 @@ final class GridScreen: CollectionViewPrefetching, CollectionViewDelegate {
 
     /// Starts preparing a post's thumbnail unless it is under way (the store keeps that
     /// record); the completion reconfigures the item, never a captured cell.
-    private func requestThumbnail(_ id: Int, key: PreparedImageKey, at path: IndexPath) {
+    private func requestThumbnail(_ id: Int, key: PreparedImageKey, at path: ItemPath) {
         let frame = view.layout.frame(for: path), top = Int(view.physics.offset)
         let distance = abs(frame.y - top)
         let visible = frame.y + frame.height > top && frame.y < top + view.viewport.height
@@ -227,7 +224,7 @@ final class GridScreen: CollectionViewPrefetching, CollectionViewDelegate {
         }
     }
 
-    func prefetchItems(at indexPaths: [IndexPath]) {
+    func prefetchItems(at indexPaths: [ItemPath]) {
         guard state.imageMode == .async else { return }
         for path in indexPaths {
             guard let id = source.itemIdentifier(for: path) else { continue }
@@ -241,7 +238,7 @@ final class GridScreen: CollectionViewPrefetching, CollectionViewDelegate {
     /// again when it appears, and its prefetch may have been cancelled since (it left the
     /// preload range), or dropped when it scrolled off (`didEndDisplaying`) and came back.
     /// A request still under way is only promoted (`downloadOnce` keeps one per key).
-    func willDisplay(_ cell: CollectionViewCell, at indexPath: IndexPath) {
+    func willDisplay(_ cell: CollectionViewCell, at indexPath: ItemPath) {
         guard state.imageMode == .async, let post = cell as? PostCell, post.isPlaceholder, post.failure == nil,
               let id = source.itemIdentifier(for: indexPath) else { return }
         let key = thumbnailKey(for: id)
@@ -255,12 +252,12 @@ final class GridScreen: CollectionViewPrefetching, CollectionViewDelegate {
     /// A cell scrolled off: its thumbnail request goes (UIKit's recipe), so that a fling's
     /// passed cells do not hold the queue with stale, high priorities; a person who turns
     /// back asks again, and a transfer nearly done finishes anyway (the loader's rule).
-    func didEndDisplaying(_ cell: CollectionViewCell, at indexPath: IndexPath) {
+    func didEndDisplaying(_ cell: CollectionViewCell, at indexPath: ItemPath) {
         guard let id = source.itemIdentifier(for: indexPath) else { return }
         store.cancelDownload(of: thumbnailKey(for: id))
     }
 
-    func cancelPrefetching(at indexPaths: [IndexPath]) {
+    func cancelPrefetching(at indexPaths: [ItemPath]) {
         for path in indexPaths {
             guard let id = source.itemIdentifier(for: path) else { continue }
             store.cancelDownload(of: thumbnailKey(for: id))
@@ -308,6 +305,6 @@ struct ShownPosts: GridContents {
     var count: Int { source.numberOfItems }
     func index(of id: Int) -> Int? { source.indexPath(for: id)?.item }
     func identifier(at index: Int) -> Int? {
-        index >= 0 && index < count ? source.itemIdentifier(for: IndexPath(item: index, section: 0)) : nil
+        index >= 0 && index < count ? source.itemIdentifier(for: ItemPath(item: index, section: 0)) : nil
     }
 }

@@ -1,5 +1,5 @@
 import CellCanvas
-import CollectionView
+import CollectionKit
 import ImagePipeline
 
 /// A destination post in the grid: a thumbnail (placeholder until prepared) over its

@@ -131,7 +131,7 @@ import Testing
     }
 
     @Test func thePureLayersDoNotUseFoundation() throws {
-        for layer in ["CoreKit", "DiffableData", "CellCanvas", "RenderLoop", "CollectionView"] {
+        for layer in ["CoreKit", "DiffableData", "CellCanvas", "RenderLoop", "CollectionKit"] {
             for (file, module) in try Self.imports(under: "Sources/\(layer)") where module == "Foundation" {
                 Issue.record("\(file) imports Foundation")
             }

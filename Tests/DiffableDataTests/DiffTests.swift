@@ -23,7 +23,7 @@ import TestSupport
         #expect(changes.itemInserts.map(\.item) == ["8", "9"])
         // 2 changes section; in a, 1,4,3 keep 1 and one of 3/4; in b, one of 5/6.
         #expect(changes.itemMoves.count == 3)
-        #expect(changes.itemMoves.contains { $0.item == "2" && $0.from == IndexPath(item: 1, section: 0) && $0.to == IndexPath(item: 2, section: 0) })
+        #expect(changes.itemMoves.contains { $0.item == "2" && $0.from == ItemPath(item: 1, section: 0) && $0.to == ItemPath(item: 2, section: 0) })
         #expect(changes.itemReconfigures.map(\.item) == ["2", "4"])
         #expect(changes.itemReloads.map(\.item) == ["1"])
         #expect(ChangesetChecker.problems(old: old, new: new, changeset: changes).isEmpty)
@@ -36,7 +36,7 @@ import TestSupport
         marked.reconfigureItems(["2"])
         let changes = old.changeset(to: marked)
         #expect(!changes.hasStructuralChanges)
-        #expect(changes.itemReconfigures == [.init(item: "2", from: IndexPath(item: 1, section: 0), to: IndexPath(item: 1, section: 0))])
+        #expect(changes.itemReconfigures == [.init(item: "2", from: ItemPath(item: 1, section: 0), to: ItemPath(item: 1, section: 0))])
     }
 
     @Test func movedAndUpdatedItemsKeepOrReplaceTheirRowCorrectly() {

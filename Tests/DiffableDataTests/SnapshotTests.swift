@@ -26,9 +26,9 @@ enum Section: Hashable, Sendable { case main, favourites, other }
         #expect(snapshot.indexOfItem(99) == nil)
         #expect(snapshot.indexOfSection(.favourites) == 1)
         #expect(snapshot.indexOfSection(.other) == nil)
-        #expect(snapshot.indexPath(for: 11) == IndexPath(item: 1, section: 1))
-        #expect(snapshot.itemIdentifier(at: IndexPath(item: 2, section: 0)) == 3)
-        #expect(snapshot.itemIdentifier(at: IndexPath(item: 5, section: 0)) == nil)
+        #expect(snapshot.indexPath(for: 11) == ItemPath(item: 1, section: 1))
+        #expect(snapshot.itemIdentifier(at: ItemPath(item: 2, section: 0)) == 3)
+        #expect(snapshot.itemIdentifier(at: ItemPath(item: 5, section: 0)) == nil)
     }
 
     @Test func insertsAndMovesKeepEveryPositionCurrent() {
@@ -65,7 +65,7 @@ enum Section: Hashable, Sendable { case main, favourites, other }
         #expect(snapshot.indexOfItem(10) == 4)
         snapshot.moveSection(.main, afterSection: .favourites)
         #expect(snapshot.sectionIdentifiers == [.other, .favourites, .main])
-        #expect(snapshot.indexPath(for: 2) == IndexPath(item: 1, section: 2))
+        #expect(snapshot.indexPath(for: 2) == ItemPath(item: 1, section: 2))
         snapshot.moveSection(.main, beforeSection: .other)
         #expect(snapshot.sectionIdentifiers == [.main, .other, .favourites])
         snapshot.reloadSections([.favourites])

@@ -2,12 +2,12 @@ import DiffableData
 
 /// The calls a collection view makes, in order, like the iOS 10 logs of seed 003.
 public enum LifecycleEvent: Hashable, Sendable, CustomStringConvertible {
-    case cellForItem(IndexPath, prefetched: Bool)
+    case cellForItem(ItemPath, prefetched: Bool)
     case prepareForReuse
-    case willDisplay(IndexPath)
-    case didEndDisplaying(IndexPath)
-    case prefetch([IndexPath])
-    case cancelPrefetching([IndexPath])
+    case willDisplay(ItemPath)
+    case didEndDisplaying(ItemPath)
+    case prefetch([ItemPath])
+    case cancelPrefetching([ItemPath])
 
     public var description: String {
         switch self {
@@ -20,22 +20,22 @@ public enum LifecycleEvent: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    static func short(_ path: IndexPath) -> String {
+    static func short(_ path: ItemPath) -> String {
         path.section == 0 ? "\(path.item)" : "\(path.section).\(path.item)"
     }
 }
 
 /// Receives display events (UIKit's `willDisplay` / `didEndDisplaying`).
 public protocol CollectionViewDelegate: AnyObject {
-    func willDisplay(_ cell: CollectionViewCell, at indexPath: IndexPath)
-    func didEndDisplaying(_ cell: CollectionViewCell, at indexPath: IndexPath)
+    func willDisplay(_ cell: CollectionViewCell, at indexPath: ItemPath)
+    func didEndDisplaying(_ cell: CollectionViewCell, at indexPath: ItemPath)
 }
 
 /// Data prefetching: start loading what will soon be needed, cancel what no longer will.
 /// Calls come in batches, nearest the viewport first.
 public protocol CollectionViewPrefetching: AnyObject {
-    func prefetchItems(at indexPaths: [IndexPath])
-    func cancelPrefetching(at indexPaths: [IndexPath])
+    func prefetchItems(at indexPaths: [ItemPath])
+    func cancelPrefetching(at indexPaths: [ItemPath])
 }
 
 /// The ranges around the viewport, in screens, oriented by the scroll direction.

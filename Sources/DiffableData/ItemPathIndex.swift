@@ -1,4 +1,4 @@
-/// Where each item of a snapshot sits: identifier → ``IndexPath``, kept current by every
+/// Where each item of a snapshot sits: identifier → ``ItemPath``, kept current by every
 /// mutation so that lookups in both directions are O(1).
 ///
 /// Two layouts behind one interface. Any `Hashable` identifier goes into a dictionary.
@@ -8,7 +8,7 @@
 /// store per item instead of a hash and a probe (issue 23: peak RSS and Esc at a million).
 /// The array is chosen when an empty index is first filled; a key that would make it too
 /// sparse (more than four slots a key, plus slack) moves everything into the dictionary.
-struct ItemPaths<ItemID: Hashable & Sendable>: Sendable {
+struct ItemPathIndex<ItemID: Hashable & Sendable>: Sendable {
     private var hashed: [ItemID: PackedPath] = [:]
     private var dense: DenseSlots?
 
@@ -19,7 +19,7 @@ struct ItemPaths<ItemID: Hashable & Sendable>: Sendable {
     var isDense: Bool { dense != nil }
 
     /// - Complexity: O(1).
-    subscript(item: ItemID) -> IndexPath? {
+    subscript(item: ItemID) -> ItemPath? {
         get {
             if let dense { return dense[Self.integer(item)]?.indexPath }
             return hashed[item]?.indexPath
@@ -31,7 +31,7 @@ struct ItemPaths<ItemID: Hashable & Sendable>: Sendable {
 
     /// Records `path` for `item`; returns the path it had, if any.
     /// - Complexity: O(1) amortised; O(n) once when the layout changes.
-    mutating func updateValue(_ path: IndexPath, forKey item: ItemID) -> IndexPath? {
+    mutating func updateValue(_ path: ItemPath, forKey item: ItemID) -> ItemPath? {
         let packed = PackedPath(path)
         if dense != nil {
             let key = Self.integer(item)
@@ -79,19 +79,19 @@ struct ItemPaths<ItemID: Hashable & Sendable>: Sendable {
     private static func integer(_ item: ItemID) -> Int { unsafeBitCast(item, to: Int.self) }
 }
 
-/// An ``IndexPath`` in 8 bytes. Section and item fit 32 bits each here: a snapshot of
+/// An ``ItemPath`` in 8 bytes. Section and item fit 32 bits each here: a snapshot of
 /// more than two billion items would not fit in memory first. Negative values are
 /// allowed (the snapshot's insert marks claimed items with section -1).
 struct PackedPath: Sendable, Equatable {
     var section: Int32
     var item: Int32
 
-    init(_ path: IndexPath) {
+    init(_ path: ItemPath) {
         section = Int32(path.section)
         item = Int32(path.item)
     }
 
-    var indexPath: IndexPath { IndexPath(item: Int(item), section: Int(section)) }
+    var indexPath: ItemPath { ItemPath(item: Int(item), section: Int(section)) }
 
     /// No path: a slot of the flat layout with no item.
     static let empty = PackedPath(section: .min, item: .min)

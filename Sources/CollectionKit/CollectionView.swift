@@ -18,15 +18,16 @@ import RenderLoop
 /// As an ``IdleWorkSource`` it prepares the next cells in the scroll direction within the
 /// prepared range, one per job, in the frame's idle time. Main thread only.
 public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>: IdleWorkSource {
-    public typealias CellProvider = (CollectionView, IndexPath, ItemID) -> CollectionViewCell
+    public typealias CellProvider = (CollectionView, ItemPath, ItemID) -> CollectionViewCell
 
     struct LiveCell {
         let cell: CollectionViewCell
-        var indexPath: IndexPath
+        var indexPath: ItemPath
         var isVisible: Bool
     }
 
-    public var layout: GridLayout
+    /// Where items sit: a ``GridLayout``, a ``ListLayout`` or a layout of your own.
+    public var layout: any CollectionLayout
     public private(set) var physics = ScrollPhysics()
     /// What the view shows (it lags the data source's truth until the next commit);
     /// read the data source, not this.
@@ -50,10 +51,10 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
     var live: [ItemID: LiveCell] = [:]
     var pools: [ObjectIdentifier: [CollectionViewCell]] = [:]
     /// Requested from the prefetch data source and not displayed since: cancellable.
-    var prefetched: Set<IndexPath> = []
+    var prefetched: Set<ItemPath> = []
     /// Displayed while inside the preload range: loaded, so neither requested nor cancelled
     /// again until they leave the range.
-    var shown: Set<IndexPath> = []
+    var shown: Set<ItemPath> = []
     var hasScrolled = false
     var lastDirection = 1
     var reconfiguring: CollectionViewCell?
@@ -64,7 +65,7 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
     var dimmedUntil: Duration?
     weak var dataSource: DiffableDataSource<SectionID, ItemID>?
 
-    public init(layout: GridLayout, clock: any FrameClock, cellProvider: @escaping CellProvider) {
+    public init(layout: some CollectionLayout, clock: any FrameClock, cellProvider: @escaping CellProvider) {
         self.layout = layout
         self.clock = clock
         self.cellProvider = cellProvider
@@ -75,7 +76,7 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
     /// A cell from `registration`'s pool (after `prepareForReuse`) or a new one, configured
     /// for `item` by the registration's handler. Call it from the cell provider.
     public func dequeueConfiguredReusableCell<Cell, Item: Hashable>(using registration: CellRegistration<Cell, Item>,
-                                                                     for indexPath: IndexPath, item: Item) -> Cell {
+                                                                     for indexPath: ItemPath, item: Item) -> Cell {
         let cell: Cell
         if let existing = reconfiguring as? Cell, existing.registration == registration.id {
             // Reconfigure: the same cell, configured again; no dequeue, no prepareForReuse.
@@ -226,7 +227,7 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
             }
         }
         let keep = rowRange(leading: ranges.preparedLeading, trailing: ranges.retainedTrailing, top: top,
-                            minimumLeadingRows: layout.itemHeight + layout.spacing)
+                            minimumLeadingRows: layout.rowPitch)
         for (item, entry) in live where !nowVisible.contains(item) {
             if entry.isVisible {
                 live[item]?.isVisible = false
@@ -243,7 +244,7 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
         draw(into: &canvas, top: top, visible: visiblePaths, time: time)
     }
 
-    private func draw(into canvas: inout Canvas, top: Int, visible: [IndexPath], time: Duration) {
+    private func draw(into canvas: inout Canvas, top: Int, visible: [ItemPath], time: Duration) {
         canvas.fill(viewport)
         if let until = dimmedUntil, time >= until {
             dimmedUntil = nil
@@ -326,11 +327,11 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
     /// a loop that wants to sleep while nothing moves asks this first.
     public var hasIdleWork: Bool { nextUnpreparedItem() != nil }
 
-    private func nextUnpreparedItem() -> (IndexPath, ItemID)? {
+    private func nextUnpreparedItem() -> (ItemPath, ItemID)? {
         let top = Int(physics.offset.rounded(.down))
         let leading = hasScrolled ? ranges.preparedLeading : 0
         let range = rowRange(leading: leading, trailing: 0, top: top)
-        let extra = layout.itemHeight + layout.spacing  // at least the next row
+        let extra = layout.rowPitch  // at least the next row
         let rows = scrollDirection >= 0 ? (top + viewport.height)..<max(range.upperBound, top + viewport.height + extra)
                                         : min(range.lowerBound, top - extra)..<top
         var candidates = layout.indexPaths(inRows: rows.lowerBound, rows.upperBound)
@@ -343,7 +344,7 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
 
     // MARK: Helpers
 
-    func makeCell(at path: IndexPath, item: ItemID, idle: Bool) -> CollectionViewCell {
+    func makeCell(at path: ItemPath, item: ItemID, idle: Bool) -> CollectionViewCell {
         log(.cellForItem(path, prefetched: idle))
         return cellProvider(self, path, item)
     }

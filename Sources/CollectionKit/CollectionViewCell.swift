@@ -25,9 +25,9 @@ public struct CellRegistration<Cell: CollectionViewCell, Item> {
     final class Token {}
 
     let token = Token()
-    let handler: (Cell, IndexPath, Item) -> Void
+    let handler: (Cell, ItemPath, Item) -> Void
 
-    public init(handler: @escaping (Cell, IndexPath, Item) -> Void) {
+    public init(handler: @escaping (Cell, ItemPath, Item) -> Void) {
         self.handler = handler
     }
 

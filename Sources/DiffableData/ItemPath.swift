@@ -2,7 +2,7 @@
 ///
 /// Kept apart from identifiers on purpose: index paths are for the view and its delegate
 /// callbacks; updates name items by identifier, never by index path (seed 002).
-public struct IndexPath: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct ItemPath: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var section: Int
     public var item: Int
 
@@ -13,7 +13,7 @@ public struct IndexPath: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// Section first, then item: the order batch updates list changes in.
     /// - Complexity: O(1).
-    public static func < (a: IndexPath, b: IndexPath) -> Bool {
+    public static func < (a: ItemPath, b: ItemPath) -> Bool {
         (a.section, a.item) < (b.section, b.item)
     }
 

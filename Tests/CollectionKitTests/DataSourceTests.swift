@@ -1,5 +1,5 @@
 import CellCanvas
-@testable import CollectionView
+@testable import CollectionKit
 import DiffableData
 import Foundation
 import RenderLoop
@@ -142,7 +142,7 @@ final class SourceFixture {
         snapshot.deleteItems([1, 2])
         fixture.source.apply(snapshot, animatingDifferences: false)
         fixture.frame()
-        #expect(fixture.view.lifecycleLog!.contains(.didEndDisplaying(IndexPath(item: 1, section: 0))))
+        #expect(fixture.view.lifecycleLog!.contains(.didEndDisplaying(ItemPath(item: 1, section: 0))))
         #expect(fixture.rows.prefix(3) == ["post 0", "post 3", "post 4"])
         #expect(fixture.view.cell(for: 1) == nil)
     }

@@ -1,5 +1,5 @@
 import CellCanvas
-@testable import CollectionView
+@testable import CollectionKit
 import CoreKit
 import DiffableData
 import Dispatch

@@ -50,10 +50,10 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
     public var numberOfItems: Int { current.numberOfItems }
 
     /// - Complexity: O(1).
-    public func itemIdentifier(for indexPath: IndexPath) -> ItemID? { current.itemIdentifier(at: indexPath) }
+    public func itemIdentifier(for indexPath: ItemPath) -> ItemID? { current.itemIdentifier(at: indexPath) }
 
     /// - Complexity: O(1).
-    public func indexPath(for item: ItemID) -> IndexPath? { current.indexPath(for: item) }
+    public func indexPath(for item: ItemID) -> ItemPath? { current.indexPath(for: item) }
 
     /// Whether the current snapshot holds `item`.
     /// - Complexity: O(1).

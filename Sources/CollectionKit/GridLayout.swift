@@ -1,24 +1,32 @@
 import CellCanvas
 import DiffableData
 
-/// Where items sit: a grid whose column count follows the width, or a list (one column).
+/// A grid whose column count follows the width: as many columns of at least
+/// ``minimumItemWidth`` cells as fit, the spare width shared out among the first columns.
 ///
 /// Items have a fixed height, so a section's geometry is arithmetic; only section tops are
 /// stored (prefix sums), and finding what a rectangle shows is a binary search over them.
-public struct GridLayout: Sendable, Equatable {
+public struct GridLayout: CollectionLayout, Equatable {
+    /// The least width of a column, in cells.
     public var minimumItemWidth: Int
+    /// The height of every item, in rows.
     public var itemHeight: Int
     /// Blank columns between items and blank rows between item rows.
     public var spacing: Int
     /// Rows above each section's items for its header (0: no headers).
     public var headerHeight: Int
 
+    /// The width last prepared for.
     public private(set) var width = 0
+    /// Columns at the width last prepared for.
     public private(set) var columns = 1
+    /// Rows of content at the width and counts last prepared for.
     public private(set) var contentHeight = 0
     private var sectionTops: [Int] = []
     private var sectionCounts: [Int] = []
 
+    /// A grid of items at least `minimumItemWidth` wide and `itemHeight` high, `spacing`
+    /// blank cells apart, with `headerHeight` rows above each section's items.
     public init(minimumItemWidth: Int, itemHeight: Int, spacing: Int = 1, headerHeight: Int = 0) {
         precondition(minimumItemWidth > 0 && itemHeight > 0 && spacing >= 0 && headerHeight >= 0,
                      "GridLayout needs positive item sizes and non-negative spacing and header height")
@@ -28,18 +36,11 @@ public struct GridLayout: Sendable, Equatable {
         self.headerHeight = headerHeight
     }
 
-    /// One item per row, as wide as the view.
-    public static func list(itemHeight: Int, spacing: Int = 0, headerHeight: Int = 0) -> GridLayout {
-        GridLayout(minimumItemWidth: 1, itemHeight: itemHeight, spacing: spacing, headerHeight: headerHeight).asList()
-    }
+    /// One column, whatever the width (what ``ListLayout`` is).
+    var isList = false
 
-    private var isList = false
-
-    private func asList() -> GridLayout {
-        var copy = self
-        copy.isList = true
-        return copy
-    }
+    /// The rows one row of items takes with its spacing.
+    public var rowPitch: Int { itemHeight + spacing }
 
     /// Recomputes for a width and the number of items in each section.
     /// - Complexity: O(sections).
@@ -69,9 +70,6 @@ public struct GridLayout: Sendable, Equatable {
         return usable / columns + (column < usable % columns ? 1 : 0)
     }
 
-    /// Width of the narrowest column (the last): what content made for "any column" fits.
-    public var narrowestItemWidth: Int { itemWidth(column: columns - 1) }
-
     private func columnX(_ column: Int) -> Int {
         let usable = width - (columns - 1) * spacing
         let base = usable / columns, extra = usable % columns
@@ -80,7 +78,7 @@ public struct GridLayout: Sendable, Equatable {
 
     /// The frame of an item in content coordinates (y grows down from the first row).
     /// - Complexity: O(1).
-    public func frame(for indexPath: IndexPath) -> Rect {
+    public func frame(for indexPath: ItemPath) -> Rect {
         let row = indexPath.item / columns, column = indexPath.item % columns
         let y = sectionTops[indexPath.section] + headerHeight + row * (itemHeight + spacing)
         return Rect(x: columnX(column), y: y, width: itemWidth(column: column), height: itemHeight)
@@ -94,9 +92,9 @@ public struct GridLayout: Sendable, Equatable {
 
     /// Index paths of the items that intersect content rows `top..<bottom`, in order.
     /// - Complexity: O(log sections + items returned).
-    public func indexPaths(inRows top: Int, _ bottom: Int) -> [IndexPath] {
+    public func indexPaths(inRows top: Int, _ bottom: Int) -> [ItemPath] {
         guard bottom > top, !sectionTops.isEmpty else { return [] }
-        var result: [IndexPath] = []
+        var result: [ItemPath] = []
         var section = sectionIndex(containingRow: max(top, 0))
         while section < sectionTops.count, sectionTops[section] < bottom {
             let itemsTop = sectionTops[section] + headerHeight
@@ -111,7 +109,7 @@ public struct GridLayout: Sendable, Equatable {
                         guard rowTop + itemHeight > top else { continue }
                         for column in 0..<columns {
                             let item = row * columns + column
-                            if item < count { result.append(IndexPath(item: item, section: section)) }
+                            if item < count { result.append(ItemPath(item: item, section: section)) }
                         }
                     }
                 }

@@ -1,4 +1,4 @@
-import CollectionView
+import CollectionKit
 import Testing
 
 /// The adaptive prefetch distance (issue 25): scroll speed × time to image.

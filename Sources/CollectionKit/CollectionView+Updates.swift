@@ -72,7 +72,7 @@ extension CollectionView {
     }
 
     /// Where a live cell is drawn at `time`: its layout frame, or on its way there.
-    func presentedFrame(of item: ItemID, at path: IndexPath, time: Duration) -> Rect {
+    func presentedFrame(of item: ItemID, at path: ItemPath, time: Duration) -> Rect {
         let target = layout.frame(for: path)
         guard let glide = glides[item] else { return target }
         let progress = (time - glide.start) / Self.updateAnimationDuration

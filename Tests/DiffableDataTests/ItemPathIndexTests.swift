@@ -6,40 +6,40 @@ import Testing
 /// `Int` ranges, a dictionary otherwise) against a plain dictionary as the model.
 @Suite struct ItemPathsTests {
     @Test func compactIntegerIdentifiersTakeTheFlatLayout() {
-        var paths = ItemPaths<Int>()
+        var paths = ItemPathIndex<Int>()
         let ids = Array(1...100_000)
         paths.reserve(for: ids)
-        for (k, id) in ids.enumerated() { #expect(paths.updateValue(IndexPath(item: k, section: 0), forKey: id) == nil) }
+        for (k, id) in ids.enumerated() { #expect(paths.updateValue(ItemPath(item: k, section: 0), forKey: id) == nil) }
         #expect(paths.isDense)
         #expect(paths.count == 100_000)
-        #expect(paths[1] == IndexPath(item: 0, section: 0))
-        #expect(paths[100_000] == IndexPath(item: 99_999, section: 0))
+        #expect(paths[1] == ItemPath(item: 0, section: 0))
+        #expect(paths[100_000] == ItemPath(item: 99_999, section: 0))
         #expect(paths[0] == nil && paths[100_001] == nil && paths[-5] == nil && paths[.max] == nil && paths[.min] == nil)
     }
 
     @Test func aKeyFarOutsideTheRangeMovesEveryPathIntoTheDictionary() {
-        var paths = ItemPaths<Int>()
+        var paths = ItemPathIndex<Int>()
         paths.reserve(for: [10, 11, 12])
-        for id in 10...12 { _ = paths.updateValue(IndexPath(item: id - 10, section: 1), forKey: id) }
+        for id in 10...12 { _ = paths.updateValue(ItemPath(item: id - 10, section: 1), forKey: id) }
         #expect(paths.isDense)
-        _ = paths.updateValue(IndexPath(item: 3, section: 1), forKey: 1_000_000_000)
+        _ = paths.updateValue(ItemPath(item: 3, section: 1), forKey: 1_000_000_000)
         #expect(!paths.isDense)
         #expect(paths.count == 4)
-        for id in 10...12 { #expect(paths[id] == IndexPath(item: id - 10, section: 1)) }
-        #expect(paths[1_000_000_000] == IndexPath(item: 3, section: 1))
+        for id in 10...12 { #expect(paths[id] == ItemPath(item: id - 10, section: 1)) }
+        #expect(paths[1_000_000_000] == ItemPath(item: 3, section: 1))
     }
 
     @Test func sparseOrNonIntegerIdentifiersUseTheDictionary() {
-        var sparse = ItemPaths<Int>()
+        var sparse = ItemPathIndex<Int>()
         sparse.reserve(for: [0, 1 << 40])
         #expect(!sparse.isDense)
-        var overflowing = ItemPaths<Int>()
+        var overflowing = ItemPathIndex<Int>()
         overflowing.reserve(for: [.min, .max])
         #expect(!overflowing.isDense)
-        var strings = ItemPaths<String>()
+        var strings = ItemPathIndex<String>()
         strings.reserve(for: ["a"])
-        _ = strings.updateValue(IndexPath(item: 0, section: 0), forKey: "a")
-        #expect(!strings.isDense && strings["a"] == IndexPath(item: 0, section: 0))
+        _ = strings.updateValue(ItemPath(item: 0, section: 0), forKey: "a")
+        #expect(!strings.isDense && strings["a"] == ItemPath(item: 0, section: 0))
     }
 
     /// Random inserts (ascending, below the range, far away), overwrites, marker paths with
@@ -47,8 +47,8 @@ import Testing
     /// around them, answer as the model does.
     @Test(arguments: 1...40) func agreesWithADictionaryUnderRandomOperations(seed: Int) {
         var rng = SplitMix64(seed: UInt64(seed))
-        var paths = ItemPaths<Int>()
-        var model: [Int: IndexPath] = [:]
+        var paths = ItemPathIndex<Int>()
+        var model: [Int: ItemPath] = [:]
         let base = rng.below(2) == 0 ? 0 : 1_000_000 * (rng.below(5) - 2)
         let first = (0..<(1 + rng.below(50))).map { base + $0 * (1 + rng.below(3)) }
         paths.reserve(for: Array(Set(first)))
@@ -64,7 +64,7 @@ import Testing
                 paths[key] = nil
                 model[key] = nil
             } else {
-                let path = IndexPath(item: rng.below(2) == 0 ? rng.below(1000) : -1 - rng.below(5), section: rng.below(3) - 1)
+                let path = ItemPath(item: rng.below(2) == 0 ? rng.below(1000) : -1 - rng.below(5), section: rng.below(3) - 1)
                 #expect(paths.updateValue(path, forKey: key) == model.updateValue(path, forKey: key), "seed \(seed) step \(step)")
             }
             #expect(paths.count == model.count, "seed \(seed) step \(step)")
@@ -88,12 +88,12 @@ import Testing
         #expect(compact.pathByItem.isDense)
         #expect(compact.numberOfItems == 1_000_000)
         #expect(compact.indexOfItem(777_777) == 777_776)
-        #expect(compact.indexPath(for: 1_000_000) == IndexPath(item: 999_999, section: 0))
+        #expect(compact.indexPath(for: 1_000_000) == ItemPath(item: 999_999, section: 0))
         #expect(!compact.contains(item: 0) && !compact.contains(item: 1_000_001))
         compact.deleteItems([1, 500_000])
         #expect(compact.numberOfItems == 999_998)
         #expect(compact.indexOfItem(2) == 0 && compact.indexOfItem(500_001) == 499_998)
-        #expect(snapshot.numberOfItems == 1_000_002 && snapshot.indexPath(for: 2_000_000) == IndexPath(item: 0, section: 1))
+        #expect(snapshot.numberOfItems == 1_000_002 && snapshot.indexPath(for: 2_000_000) == ItemPath(item: 0, section: 1))
         #expect(snapshot.indexOfItem(10_000_000) == 1_000_001 && snapshot.indexOfItem(999_999) == 999_998)
     }
 

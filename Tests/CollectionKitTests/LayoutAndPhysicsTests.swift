@@ -1,6 +1,6 @@
 import Foundation
 import CellCanvas
-import CollectionView
+import CollectionKit
 import DiffableData
 import Testing
 
@@ -10,9 +10,9 @@ import Testing
         layout.prepare(width: 100, sectionCounts: [10])
         #expect(layout.columns == 3)  // 3·30 + 2 spacing ≤ 100 < 4·30 + 3
         #expect((0..<3).map { layout.itemWidth(column: $0) } == [33, 33, 32])
-        #expect(layout.frame(for: IndexPath(item: 0, section: 0)) == Rect(x: 0, y: 0, width: 33, height: 5))
-        #expect(layout.frame(for: IndexPath(item: 2, section: 0)) == Rect(x: 68, y: 0, width: 32, height: 5))
-        #expect(layout.frame(for: IndexPath(item: 4, section: 0)) == Rect(x: 34, y: 6, width: 33, height: 5))
+        #expect(layout.frame(for: ItemPath(item: 0, section: 0)) == Rect(x: 0, y: 0, width: 33, height: 5))
+        #expect(layout.frame(for: ItemPath(item: 2, section: 0)) == Rect(x: 68, y: 0, width: 32, height: 5))
+        #expect(layout.frame(for: ItemPath(item: 4, section: 0)) == Rect(x: 34, y: 6, width: 33, height: 5))
         #expect(layout.contentHeight == 4 * 6)
         layout.prepare(width: 20, sectionCounts: [10])
         #expect(layout.columns == 1 && layout.itemWidth(column: 0) == 20)
@@ -23,10 +23,10 @@ import Testing
         layout.prepare(width: 20, sectionCounts: [3, 0, 4])
         // Section 0: header row 0, items rows 1–4 (two item rows); section 1: header row 5; section 2: header 6, items 7–10.
         #expect(layout.headerFrame(section: 2) == Rect(x: 0, y: 6, width: 20, height: 1))
-        #expect(layout.frame(for: IndexPath(item: 3, section: 2)) == Rect(x: 10, y: 9, width: 10, height: 2))
+        #expect(layout.frame(for: ItemPath(item: 3, section: 2)) == Rect(x: 10, y: 9, width: 10, height: 2))
         #expect(layout.contentHeight == 11)
-        #expect(layout.indexPaths(inRows: 0, 2) == [IndexPath(item: 0, section: 0), IndexPath(item: 1, section: 0)])
-        #expect(layout.indexPaths(inRows: 4, 8) == [IndexPath(item: 2, section: 0), IndexPath(item: 0, section: 2), IndexPath(item: 1, section: 2)])
+        #expect(layout.indexPaths(inRows: 0, 2) == [ItemPath(item: 0, section: 0), ItemPath(item: 1, section: 0)])
+        #expect(layout.indexPaths(inRows: 4, 8) == [ItemPath(item: 2, section: 0), ItemPath(item: 0, section: 2), ItemPath(item: 1, section: 2)])
         #expect(layout.indexPaths(inRows: 11, 20).isEmpty)
     }
 
@@ -35,7 +35,7 @@ import Testing
         var layout = GridLayout(minimumItemWidth: 7, itemHeight: 3, spacing: 1, headerHeight: 2)
         let counts = [5, 0, 17, 1, 9]
         layout.prepare(width: 30, sectionCounts: counts)
-        let all = counts.enumerated().flatMap { section, count in (0..<count).map { IndexPath(item: $0, section: section) } }
+        let all = counts.enumerated().flatMap { section, count in (0..<count).map { ItemPath(item: $0, section: section) } }
         for top in -3..<(layout.contentHeight + 2) {
             for height in [1, 4, 13] {
                 let expected = all.filter { let f = layout.frame(for: $0); return f.y < top + height && f.maxY > top }
@@ -58,7 +58,7 @@ import Testing
 
 extension GridLayout {
     fileprivate func list(itemHeightCheck height: Int) -> Int {
-        var list = GridLayout.list(itemHeight: height)
+        var list = ListLayout(itemHeight: height)
         list.prepare(width: 200, sectionCounts: [5])
         return list.columns
     }
@@ -150,11 +150,11 @@ extension GridLayout {
         list.frame()
         list.view.scroll(byRows: 20, at: list.time)  // 4 columns: item 40 at the top
         list.frame()
-        #expect(list.view.layout.frame(for: IndexPath(item: 40, section: 0)).y == Int(list.view.physics.offset))
+        #expect(list.view.layout.frame(for: ItemPath(item: 40, section: 0)).y == Int(list.view.physics.offset))
         list.view.setViewport(Rect(x: 0, y: 0, width: 20, height: 10))  // 2 columns
         list.frame()
         #expect(list.view.layout.columns == 2)
-        #expect(list.view.layout.frame(for: IndexPath(item: 40, section: 0)).y == Int(list.view.physics.offset))
+        #expect(list.view.layout.frame(for: ItemPath(item: 40, section: 0)).y == Int(list.view.physics.offset))
         #expect(list.canvas.rowTexts[0].hasPrefix("row 40"))
     }
 }

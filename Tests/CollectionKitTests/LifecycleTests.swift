@@ -1,5 +1,5 @@
 import CellCanvas
-import CollectionView
+import CollectionKit
 import DiffableData
 import RenderLoop
 import Testing
@@ -16,8 +16,8 @@ final class TextCell: CollectionViewCell {
 final class PrefetchRecorder: CollectionViewPrefetching {
     var batches: [[Int]] = []
     var cancels: [[Int]] = []
-    func prefetchItems(at indexPaths: [IndexPath]) { batches.append(indexPaths.map(\.item)) }
-    func cancelPrefetching(at indexPaths: [IndexPath]) { cancels.append(indexPaths.map(\.item)) }
+    func prefetchItems(at indexPaths: [ItemPath]) { batches.append(indexPaths.map(\.item)) }
+    func cancelPrefetching(at indexPaths: [ItemPath]) { cancels.append(indexPaths.map(\.item)) }
 }
 
 /// A list of `count` rows, 7 visible, like the UITableView of seed 003.
@@ -30,7 +30,7 @@ final class ListFixture {
     var time: Duration = .zero
     var configurations = 0
 
-    init(count: Int = 100, cellCost: Duration = .zero, layout: GridLayout = .list(itemHeight: 1), rows: Int = 7) {
+    init(count: Int = 100, cellCost: Duration = .zero, layout: any CollectionLayout = ListLayout(itemHeight: 1), rows: Int = 7) {
         canvas = Canvas(columns: 20, rows: rows)
         view = CollectionView(layout: layout, clock: clock) { [unowned self] view, path, item in
             configurations += 1
