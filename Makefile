@@ -8,7 +8,7 @@ E2E_DEPS     := xterm xvfb x11-apps netpbm xfonts-base xdotool kitty libgl1-mesa
 RELEASE_BIN  := .build/release
 ARGS         ?=
 
-.PHONY: deps deps-e2e install-packages build run feed test test-sixel test-kitty test-feed tsan fuzz soak bench bench-feed bench-ticks bench-diff bench-images bench-collection clean
+.PHONY: deps deps-e2e install-packages build run feed test examples examples-screenshots docs check-docs test-sixel test-kitty test-feed tsan fuzz soak bench bench-feed bench-ticks bench-diff bench-images bench-collection clean
 
 deps:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEPS)"
@@ -55,6 +55,18 @@ test: deps
 	  if [ $$status = 2 ]; then echo "make test: SKIPPED the kitty end-to-end test: its terminal is not installed"; \
 	  elif [ $$status != 0 ]; then exit $$status; fi
 	python3 scripts/feed_e2e.py .build/debug/destinations .build/debug/destinations-feed
+	@$(MAKE) --no-print-directory examples
+
+# The examples (Examples/: an outside package that depends on the toolkit by path) build,
+# and each runs in tmux, shows what it should and quits cleanly (scripts/examples_e2e.py).
+examples: deps
+	cd Examples && $(SWIFT) build
+	python3 scripts/examples_e2e.py Examples/.build/debug
+
+# Screenshots of the examples from real runs in xterm under Xvfb (Examples/*/screenshot.png).
+examples-screenshots: deps deps-e2e
+	cd Examples && $(SWIFT) build -c release
+	python3 scripts/example_screenshots.py Examples/.build/release
 
 # The app over a real network: destinations-feed on loopback, headless and in tmux
 # (scripts/feed_e2e.py; also part of `make test`).

@@ -87,7 +87,7 @@ let package = Package(
         ]),
 
         // The only module that talks to the terminal.
-        .target(name: "TerminalFront", dependencies: ["CoreKit", "CellCanvas", "CNcursesw", "CTerminalRestore"]),
+        .target(name: "TerminalFront", dependencies: ["CoreKit", "CellCanvas", "RenderLoop", "CNcursesw", "CTerminalRestore"]),
 
         // The app.
         .executableTarget(

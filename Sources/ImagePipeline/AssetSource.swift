@@ -43,3 +43,14 @@ public struct SimulatedNetworkSource: AssetSource {
         return cancellation.isCancelled ? nil : asset.path
     }
 }
+
+/// Files on disk, read as they are: the source for a photo browser of local files.
+public struct LocalFileSource: AssetSource {
+    /// A source that hands workers the asset's own path.
+    public init() {}
+
+    /// The asset's path at once, or nil when the request was cancelled before it ran.
+    public func fetch(_ asset: AssetID, request: Int, cancellation: Cancellable) throws(ImageError) -> String? {
+        cancellation.isCancelled ? nil : asset.path
+    }
+}

@@ -12,7 +12,7 @@ import TerminalFront
 /// and its chrome into a kept canvas, and presents it. The same object runs a person's
 /// session in a terminal and a scripted scenario headless; it sleeps while nothing would
 /// change (`GridApp+Quiet`).
-final class GridApp: FrameDelegate {
+final class GridApp: TerminalFrameDelegate {
     let options: GridOptions
     let terminal: any TerminalBackend
     let clock: any FrameClock
@@ -121,8 +121,8 @@ final class GridApp: FrameDelegate {
 
     /// Runs until `q`, the duration, a signal or a hang-up; the terminal is restored
     /// before it returns.
-    func run(signals: TerminationSignals) -> (stop: TerminalLoop.Stop, report: GridReport) {
-        let stop = TerminalLoop.run(scheduler, self, terminal: terminal, signals: signals, beforeEnd: {
+    func run(signals: TerminationSignals) -> (stop: TerminalRunLoop.Stop, report: GridReport) {
+        let stop = TerminalRunLoop.run(scheduler, self, terminal: terminal, signals: signals, beforeEnd: {
             measureFullPaint()
             // The terminal keeps kitty images until told: it is told, on the way out.
             if screen.store.output.isKitty { terminal.sendGraphics(KittyGraphics.deletionOfAll) }
@@ -216,15 +216,8 @@ final class GridApp: FrameDelegate {
 
     var catchUpWorkInLastCommit: Duration { screen.view.catchUpTimeInLastCommit }
 
-    /// Between ticks the terminal is handed what it takes of the last frame (D-039).
-    func waitForTick(_ tick: Duration, on clock: any FrameClock) {
-        terminal.waitForOutput(until: tick) { clock.now }
-        clock.sleep(until: tick)
-    }
-
+    /// Measured when the frame really starts (a frame may start after its tick).
     func isOutputBehind(at tick: Duration) -> Bool { terminal.observeOutput(at: clock.now) }
-
-    func deliverCommittedFrame() { terminal.deliverOutput() }
 
     func commit(_ frame: FrameInfo) {
         lastFrameTick = frame.tick

@@ -11,7 +11,7 @@ import TerminalFront
 enum GridLaunch {
     /// The grid with ncurses: in the terminal, or headless into /dev/null at
     /// COLUMNS×LINES (160×48 when unset), with its worker threads and the real clock.
-    static func runInTerminal(options: GridOptions, headless: Bool) throws -> (stop: TerminalLoop.Stop, report: GridReport, app: GridApp) {
+    static func runInTerminal(options: GridOptions, headless: Bool) throws -> (stop: TerminalRunLoop.Stop, report: GridReport, app: GridApp) {
         let wake = WakeSignal()
         let environment = LaunchEnvironment.read()
         let loaded = try options.loadCatalogue(wake: wake)

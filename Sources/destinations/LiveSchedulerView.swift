@@ -22,7 +22,7 @@ final class LiveSchedulerView: FrameDelegate {
         do { terminal = try .start() } catch { throw AppError(description: error.description, status: 2) }
         self.terminal = terminal
         let end = options.duration.map { demo.clock.now + $0 }
-        let stop = TerminalLoop.run(demo.scheduler, self, terminal: terminal, signals: signals) {
+        let stop = TerminalRunLoop.run(demo.scheduler, self, terminal: terminal, signals: signals) {
             quit || end.map { demo.clock.now >= $0 } ?? false
         }
         try TerminalLoop.checkTerminal(stop)

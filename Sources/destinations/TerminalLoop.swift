@@ -2,40 +2,16 @@ import CellCanvas
 import RenderLoop
 import TerminalFront
 
-/// The frame loop of a terminal screen, and how it ended: shared by the grid and the
-/// scheduler view so that every exit path restores the terminal the same way.
+/// How the app ends after a terminal run (``TerminalRunLoop``): shared by the grid and the
+/// scheduler view so that every exit path reports the same way.
 enum TerminalLoop {
-    enum Stop {
-        case finished
-        case signal(Int32)
-        case hungUp
-    }
-
-    /// Runs frames until `done()`, a termination signal or a hang-up, then restores the terminal.
-    static func run(_ scheduler: FrameScheduler, _ delegate: some FrameDelegate, terminal: any TerminalBackend,
-                    signals: TerminationSignals, beforeEnd: () -> Void = {}, until done: () -> Bool) -> Stop {
-        var hungUp = false
-        scheduler.run(delegate) {
-            if signals.takeSuspendRequest() {
-                terminal.suspend()
-                scheduler.resumeAfterPause()
-            }
-            if scheduler.meter.frames % 16 == 0 && terminal.isHungUp { hungUp = true }
-            return !done() && !hungUp && signals.signal == nil
-        }
-        if !hungUp { beforeEnd() }
-        terminal.end()
-        if hungUp { return .hungUp }
-        return signals.signal.map(Stop.signal) ?? .finished
-    }
-
     /// Before the summary: a lost terminal prints nothing more.
-    static func checkTerminal(_ stop: Stop) throws {
+    static func checkTerminal(_ stop: TerminalRunLoop.Stop) throws {
         if case .hungUp = stop { throw AppError(description: "the terminal went away", status: 128 + Platform.hangUpSignal) }
     }
 
     /// After the summary: a signal ends with 128 + its number.
-    static func checkSignal(_ stop: Stop) throws {
+    static func checkSignal(_ stop: TerminalRunLoop.Stop) throws {
         if case .signal(let number) = stop { throw AppError(description: "stopped by signal \(number)", status: 128 + number) }
     }
 }
