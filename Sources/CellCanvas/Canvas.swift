@@ -5,10 +5,14 @@
 /// Every drawing call clips to the canvas and to an optional clip rectangle; text is
 /// measured in display columns, so wide characters and emoji never split.
 public struct Canvas: Sendable, Equatable {
+    /// Columns across.
     public private(set) var columns: Int
+    /// Rows down.
     public private(set) var rows: Int
+    /// Every cell, row by row (`cells[y * columns + x]`).
     public private(set) var cells: [Cell]
 
+    /// A canvas of `columns` × `rows` cells, each `fill`.
     public init(columns: Int, rows: Int, fill: Cell = .blank) {
         precondition(columns >= 0 && rows >= 0, "Canvas size must not be negative, got \(columns)×\(rows)")
         self.columns = columns
@@ -46,8 +50,11 @@ public struct Canvas: Sendable, Equatable {
         }
     }
 
+    /// The whole canvas as a rectangle at (0, 0).
     public var bounds: Rect { Rect(x: 0, y: 0, width: columns, height: rows) }
 
+    /// The cell in column `x` of row `y` (both in range).
+    /// - Complexity: O(1).
     public subscript(x: Int, y: Int) -> Cell {
         @inlinable get { cells[y * columns + x] }
         set { cells[y * columns + x] = newValue }
@@ -284,8 +291,11 @@ public struct Canvas: Sendable, Equatable {
 
 /// Anything that can be copied into a canvas cell by cell (a prepared image, another canvas).
 public protocol CellGrid {
+    /// Columns of cells.
     var gridColumns: Int { get }
+    /// Rows of cells.
     var gridRows: Int { get }
+    /// The cell at `column`, `row` (both in range).
     func cell(column: Int, row: Int) -> Cell
     /// All cells, row by row, when the grid holds them as such (a blit then copies rows).
     var gridCells: [Cell]? { get }
@@ -296,8 +306,11 @@ extension CellGrid {
 }
 
 extension Canvas: CellGrid {
+    /// ``columns``.
     public var gridColumns: Int { columns }
+    /// ``rows``.
     public var gridRows: Int { rows }
+    /// The cell at `column`, `row`.
     public func cell(column: Int, row: Int) -> Cell { self[column, row] }
     public var gridCells: [Cell]? { cells }
 }

@@ -1,23 +1,48 @@
 /// A terminal colour: the terminal's default, a palette index, or 24-bit RGB.
 /// The front maps it to what the terminal supports.
 public enum Color: Hashable, Sendable {
+    /// Whatever the terminal's theme uses for text or background.
     case `default`
+    /// An index into the terminal's palette (0–15 follow the theme; 16–255 are xterm's).
     case palette(UInt8)
+    /// A 24-bit colour, `0xRRGGBB`; shown as the nearest palette colour where the terminal
+    /// has no direct colour.
     case rgb(UInt32)
 
-    public static let black = Color.palette(0), red = Color.palette(1), green = Color.palette(2), yellow = Color.palette(3)
-    public static let blue = Color.palette(4), magenta = Color.palette(5), cyan = Color.palette(6), white = Color.palette(7)
+    /// Palette colour 0 (the theme's black).
+    public static let black = Color.palette(0)
+    /// Palette colour 1 (the theme's red).
+    public static let red = Color.palette(1)
+    /// Palette colour 2 (the theme's green).
+    public static let green = Color.palette(2)
+    /// Palette colour 3 (the theme's yellow).
+    public static let yellow = Color.palette(3)
+    /// Palette colour 4 (the theme's blue).
+    public static let blue = Color.palette(4)
+    /// Palette colour 5 (the theme's magenta).
+    public static let magenta = Color.palette(5)
+    /// Palette colour 6 (the theme's cyan).
+    public static let cyan = Color.palette(6)
+    /// Palette colour 7 (the theme's white).
+    public static let white = Color.palette(7)
 }
 
 /// Colours and attributes of one cell.
 public struct CellStyle: Hashable, Sendable {
+    /// The colour of the glyph.
     public var foreground: Color
+    /// The colour behind the glyph.
     public var background: Color
+    /// Bold (or bright, on terminals that show bold that way).
     public var bold: Bool
+    /// Faint.
     public var dim: Bool
+    /// Foreground and background swapped by the terminal.
     public var reverse: Bool
+    /// Underlined.
     public var underline: Bool
 
+    /// A style; every part defaults to the terminal's own.
     public init(foreground: Color = .default, background: Color = .default, bold: Bool = false, dim: Bool = false,
                 reverse: Bool = false, underline: Bool = false) {
         self.foreground = foreground
@@ -28,6 +53,7 @@ public struct CellStyle: Hashable, Sendable {
         self.underline = underline
     }
 
+    /// The terminal's default colours, no attributes.
     public static let plain = CellStyle()
 }
 
@@ -41,9 +67,12 @@ public struct CellStyle: Hashable, Sendable {
 public struct Cell: Hashable, Sendable {
     /// A scalar value, or ``GraphemeTable/internedBit`` plus an interned cluster's id.
     public var code: UInt32
+    /// How the glyph is drawn.
     public var style: CellStyle
+    /// The right half of a double-width character in the cell before: drawn by it, never on its own.
     public var isContinuation: Bool
 
+    /// A cell showing `glyph` (a grapheme cluster is interned in ``GraphemeTable``).
     public init(_ glyph: Character = " ", style: CellStyle = .plain, isContinuation: Bool = false) {
         code = GraphemeTable.code(for: glyph)
         self.style = style
@@ -81,5 +110,6 @@ public struct Cell: Hashable, Sendable {
         return DisplayWidth.of(glyph)
     }
 
+    /// A space in the default colours: what an empty canvas holds.
     public static let blank = Cell(scalar: 0x20)
 }

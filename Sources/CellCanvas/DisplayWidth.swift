@@ -5,6 +5,7 @@
 /// presentation take two. Grapheme clusters count by their first scalar, with an emoji
 /// variation selector (U+FE0F) making a symbol wide.
 public enum DisplayWidth {
+    /// The columns `character` takes (a cluster counts by its first scalar, or 2 with U+FE0F).
     public static func of(_ character: Character) -> Int {
         if let ascii = character.asciiValue { return ascii >= 0x20 && ascii < 0x7F ? 1 : 0 }
         let scalars = character.unicodeScalars
@@ -13,6 +14,7 @@ public enum DisplayWidth {
         return of(first)
     }
 
+    /// The columns `scalar` takes: 0 for controls and combining marks, 2 for wide characters.
     public static func of(_ scalar: Unicode.Scalar) -> Int {
         let v = scalar.value
         if v >= 0x20 && v < 0x7F { return 1 }  // ASCII: no property lookup

@@ -42,8 +42,11 @@ public enum PixelCell {
 /// A picture the presenter draws for ``PixelCell`` cells: one complete terminal image per
 /// row of cells (sixel strips, or text in 24-bit colour), so any row can be sent on its own.
 public struct PixelImage: Sendable, Hashable {
+    /// The number ``PixelCell`` cells name the picture by.
     public let id: UInt32
+    /// Columns of cells the picture covers.
     public let columns: Int
+    /// Rows of cells the picture covers (one strip each).
     public let rows: Int
     /// For each row of cells, the bytes that draw it with the cursor at its left cell.
     public let strips: [[UInt8]]
@@ -60,6 +63,7 @@ public struct PixelImage: Sendable, Hashable {
     /// its cells show something else (``lingers`` strips must not move the cursor).
     public let lingers: Bool
 
+    /// A picture of `strips.count` rows of `columns` cells; `fallback` holds `columns × rows` cells.
     public init(id: UInt32, columns: Int, strips: [[UInt8]], fallback: [Cell], reachesBelowItsRow: Bool, lingers: Bool = false) {
         precondition(fallback.count == columns * strips.count, "PixelImage: \(fallback.count) fallback cells for \(columns)×\(strips.count)")
         self.id = id

@@ -18,6 +18,7 @@ import RenderLoop
 /// As an ``IdleWorkSource`` it prepares the next cells in the scroll direction within the
 /// prepared range, one per job, in the frame's idle time. Main thread only.
 public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>: IdleWorkSource {
+    /// Makes the cell for an item: call ``dequeueConfiguredReusableCell(using:for:item:)`` with a registration made once.
     public typealias CellProvider = (CollectionView, ItemPath, ItemID) -> CollectionViewCell
 
     struct LiveCell {
@@ -28,20 +29,28 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
 
     /// Where items sit: a ``GridLayout``, a ``ListLayout`` or a layout of your own.
     public var layout: any CollectionLayout
+    /// Where the content is scrolled to and how it moves (read it; scroll with the methods below).
     public private(set) var physics = ScrollPhysics()
     /// What the view shows (it lags the data source's truth until the next commit);
     /// read the data source, not this.
     var snapshot = Snapshot<SectionID, ItemID>()
+    /// The prepared, retained and preload ranges, in screens.
     public var ranges = RangeTuning()
+    /// Told when cells come on screen and leave it.
     public weak var delegate: (any CollectionViewDelegate)?
+    /// Told which items to load ahead, and which to stop loading.
     public weak var prefetchDataSource: (any CollectionViewPrefetching)?
     /// When set, every lifecycle call is appended (`--trace-lifecycle`).
     public var lifecycleLog: [LifecycleEvent]?
     /// Where on the canvas the view draws.
     public private(set) var viewport = Rect(x: 0, y: 0, width: 0, height: 0)
+    /// Cells made inside a commit because idle time had not prepared them (what prefetching avoids), since the start.
     public private(set) var cellsPreparedInCommit = 0
+    /// Cells prepared ahead in idle frame time, since the start.
     public private(set) var cellsPreparedIdle = 0
+    /// Calls of ``CollectionViewPrefetching/prefetchItems(at:)`` so far.
     public private(set) var prefetchBatches = 0
+    /// Calls of ``CollectionViewPrefetching/cancelPrefetching(at:)`` so far.
     public private(set) var cancelBatches = 0
     /// Time the last commit spent preparing cells that were not prefetched.
     public private(set) var catchUpTimeInLastCommit: Duration = .zero
@@ -65,6 +74,8 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
     var dimmedUntil: Duration?
     weak var dataSource: DiffableDataSource<SectionID, ItemID>?
 
+    /// A view placing items with `layout`, timing its work on `clock` (the frame loop's), making cells with `cellProvider`.
+    /// Feed it through a ``DiffableDataSource``.
     public init(layout: some CollectionLayout, clock: any FrameClock, cellProvider: @escaping CellProvider) {
         self.layout = layout
         self.clock = clock
@@ -104,10 +115,13 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
     public func forEachLiveCell(_ body: (CollectionViewCell) -> Void) {
         for entry in live.values { body(entry.cell) }
     }
+    /// Cells on screen.
     public var visibleCellCount: Int { live.values.count { $0.isVisible } }
     /// The cells on screen, in no particular order (for per-frame statistics).
     public var visibleCells: some Sequence<CollectionViewCell> { live.values.lazy.filter { $0.isVisible }.map { $0.cell } }
+    /// Cells configured and waiting off screen (ahead, or kept behind).
     public var preparedCellCount: Int { live.values.count { !$0.isVisible } }
+    /// Cells waiting in their registrations' pools for reuse.
     public var pooledCellCount: Int { pools.values.reduce(0) { $0 + $1.count } }
 
     /// The cell showing or waiting for `item`, if any.
@@ -179,11 +193,17 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
 
     // MARK: Scrolling
 
+    /// Scrolls by `rows` (negative: up), animated over a few frames from `time`.
     public func scroll(byRows rows: Double, at time: Duration) { hasScrolled = true; physics.step(by: rows, at: time) }
+    /// Scrolls by `pages` screens (less one row, so a row stays in view), animated.
     public func scrollPage(_ pages: Int, at time: Duration) { scroll(byRows: Double(pages * max(1, viewport.height - 1)), at: time) }
+    /// Flings at `speed` rows a second (negative: up), slowing as UIScrollView does (0.998 a millisecond).
     public func fling(speed: Double, at time: Duration) { hasScrolled = true; physics.fling(speed: speed, at: time) }
+    /// A mouse-wheel notch: adds `rows` a second of velocity.
     public func wheel(rows: Double, at time: Duration) { hasScrolled = true; physics.wheel(rows: rows, at: time) }
+    /// Jumps to the first row.
     public func scrollToTop() { hasScrolled = true; physics.jump(to: 0) }
+    /// Jumps to the last screen.
     public func scrollToBottom() { hasScrolled = true; physics.jump(to: physics.maximumOffset) }
 
     /// The direction of the last movement (down before any): orients the ranges.

@@ -9,6 +9,7 @@ open class CollectionViewCell {
     /// The item it was last configured for: lets tests catch a cell showing two items.
     public internal(set) var configuredItem: AnyHashable?
 
+    /// A blank cell; the registration's handler configures it.
     public required init() {}
 
     /// Called when the cell leaves the pool for a new item, before the handler runs.
@@ -27,6 +28,7 @@ public struct CellRegistration<Cell: CollectionViewCell, Item> {
     let token = Token()
     let handler: (Cell, ItemPath, Item) -> Void
 
+    /// A registration whose `handler` configures a cell for an item: on a new or reused cell, and again on the same cell for `reconfigureItems`.
     public init(handler: @escaping (Cell, ItemPath, Item) -> Void) {
         self.handler = handler
     }

@@ -11,6 +11,7 @@ import DiffableData
 /// boundary. Mixing main-thread and background applies is refused with a message, as
 /// UIKit complains; ``reconfigureItems(_:)`` never reorders anything and is allowed in both.
 public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable> {
+    /// The view it feeds (it does not keep it alive: the view's owner does).
     public unowned let collectionView: CollectionView<SectionID, ItemID>
     private var pending: [PendingUpdate] = []
     private var current: Snapshot<SectionID, ItemID>

@@ -2,11 +2,17 @@ import DiffableData
 
 /// The calls a collection view makes, in order, like the iOS 10 logs of seed 003.
 public enum LifecycleEvent: Hashable, Sendable, CustomStringConvertible {
+    /// The cell provider ran for the item at a path: in a commit, or in idle time (`prefetched`).
     case cellForItem(ItemPath, prefetched: Bool)
+    /// A cell left its pool for a new item.
     case prepareForReuse
+    /// A cell came on screen.
     case willDisplay(ItemPath)
+    /// A cell left the screen.
     case didEndDisplaying(ItemPath)
+    /// Data prefetch asked for these paths, nearest first.
     case prefetch([ItemPath])
+    /// Data prefetch was cancelled for these paths (they left the preload range).
     case cancelPrefetching([ItemPath])
 
     public var description: String {
@@ -27,14 +33,22 @@ public enum LifecycleEvent: Hashable, Sendable, CustomStringConvertible {
 
 /// Receives display events (UIKit's `willDisplay` / `didEndDisplaying`).
 public protocol CollectionViewDelegate: AnyObject {
+    /// `cell` is about to be drawn on screen for the item at `indexPath` (it may have been
+    /// prepared frames ago, in idle time): start what only a visible cell needs.
     func willDisplay(_ cell: CollectionViewCell, at indexPath: ItemPath)
+    /// `cell` left the screen; it waits, prepared, in the retained range, or goes back to
+    /// its pool: stop what only a visible cell needs (a download at display priority).
     func didEndDisplaying(_ cell: CollectionViewCell, at indexPath: ItemPath)
 }
 
 /// Data prefetching: start loading what will soon be needed, cancel what no longer will.
 /// Calls come in batches, nearest the viewport first.
 public protocol CollectionViewPrefetching: AnyObject {
+    /// These items entered the preload range (nearest the viewport first): start loading
+    /// their data. Nothing is shown yet; return at once and finish off the main thread.
     func prefetchItems(at indexPaths: [ItemPath])
+    /// These items left the preload range before they were shown (the scroll turned back):
+    /// cancel what ``prefetchItems(at:)`` started for them.
     func cancelPrefetching(at indexPaths: [ItemPath])
 }
 
@@ -45,12 +59,14 @@ public struct RangeTuning: Sendable, Equatable {
     public var preparedLeading = 1.0
     /// Cells kept behind after they scroll off, so a quick reversal costs nothing.
     public var retainedTrailing = 0.5
-    /// Data prefetch ahead and behind.
+    /// Data prefetch ahead.
     public var preloadLeading = 2.5
+    /// Data prefetch behind (kept loaded for a reversal).
     public var preloadTrailing = 1.5
     /// Before the first scroll: preload this far ahead only, prepare only the next row.
     public var initialPreloadLeading = 1.5
 
+    /// Texture's defaults.
     public init() {}
 
     /// The data prefetch distance ahead, in screens, for a scroll at `speed` rows a second

@@ -10,17 +10,23 @@ public struct ScrollPhysics: Sendable {
     /// Below this speed (rows per second) a fling has stopped.
     public static let restingSpeed = 1.0
 
+    /// The content row at the viewport's top, with a fraction (0 at the top of the content).
     public private(set) var offset: Double = 0
     /// Rows per second; positive scrolls down (content moves up).
     public private(set) var velocity: Double = 0
+    /// Rows of content (``setSizes(content:viewport:)``).
     public private(set) var contentHeight = 0
+    /// Rows the viewport shows.
     public private(set) var viewportHeight = 0
     private var animation: (from: Double, to: Double, start: Duration)?
     private var lastTime: Duration?
 
+    /// At rest at the top, with no content yet.
     public init() {}
 
+    /// The largest offset: the last content row at the viewport's bottom.
     public var maximumOffset: Double { Double(max(0, contentHeight - viewportHeight)) }
+    /// A step animation or a fling is under way (the next frame will move).
     public var isMoving: Bool { animation != nil || velocity != 0 }
     /// +1 scrolling down, -1 up, 0 at rest: orients the prefetch ranges.
     public var direction: Int {

@@ -5,8 +5,10 @@ extension Duration {
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 
+    /// The duration in microseconds, with a fraction.
     public var microseconds: Double { Double(nanoseconds) / 1_000 }
 
+    /// The duration in milliseconds, with a fraction (how frame times are read).
     public var milliseconds: Double { Double(nanoseconds) / 1_000_000 }
 
     /// A duration from fractional milliseconds, rounded to the nanosecond.

@@ -14,6 +14,7 @@ public final class Lock<State>: @unchecked Sendable where State: Sendable {
     /// exclusivity check on every access, which doubled the cost of a lock/unlock pair.
     @usableFromInline let state: UnsafeMutablePointer<State>
 
+    /// A lock guarding `initial`.
     public init(_ initial: State) {
         state = .allocate(capacity: 1)
         state.initialize(to: initial)

@@ -10,6 +10,7 @@ public final class Mailbox<Message: Sendable>: Sendable {
     /// Signalled after every post, so a frame loop asleep while nothing moves wakes up.
     public let wake: WakeSignal?
 
+    /// An empty mailbox; each post signals `wake`, if given.
     public init(wake: WakeSignal? = nil) {
         self.wake = wake
     }
@@ -44,5 +45,6 @@ public final class Mailbox<Message: Sendable>: Sendable {
         return taken
     }
 
+    /// Values posted and not yet drained (takes the lock: for tests and figures, not for the frame loop).
     public var count: Int { pending.withLock { $0.count } }
 }

@@ -6,6 +6,7 @@ import Darwin
 
 /// Closing a file descriptor: one `close(2)`, for every target that holds descriptors.
 public enum FileDescriptor {
+    /// Closes `descriptor`, ignoring errors (there is nothing to do about a failed close).
     public static func close(_ descriptor: Int32) {
         #if canImport(Glibc)
         _ = Glibc.close(descriptor)

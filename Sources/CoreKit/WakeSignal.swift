@@ -10,6 +10,7 @@ public final class WakeSignal: Sendable {
     public let descriptor: Int32
     private let writeEnd: Int32
 
+    /// A signal with its own non-blocking pipe.
     public init() {
         (descriptor, writeEnd) = Platform.makeNonBlockingPipe()
     }

@@ -5,12 +5,17 @@
 /// remove deletes and move sources (highest first), then insert inserts and move
 /// destinations (lowest first); ``apply(to:)`` does exactly that.
 public struct ArrayDiff<Element: Hashable & Sendable>: Sendable {
+    /// An element that stays but changes place.
     public struct Move: Hashable, Sendable {
+        /// Its index in `old`.
         public let from: Int
+        /// Its index in `new`.
         public let to: Int
     }
 
+    /// The array before.
     public let old: [Element]
+    /// The array after.
     public let new: [Element]
     /// Old indices of removed elements, ascending.
     public private(set) var deletes: [Int] = []

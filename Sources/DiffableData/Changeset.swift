@@ -12,21 +12,30 @@
 /// outside a longest increasing subsequence of the kept ones: the fewest possible. Items
 /// travel with a moved section without being listed as moves.
 public struct Changeset<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>: Sendable {
+    /// A section inserted (its index after) or deleted (its index before).
     public struct SectionChange: Hashable, Sendable {
+        /// The section's identifier.
         public let section: SectionID
+        /// Its index in the snapshot it is in (the new one for inserts, the old for deletes).
         public let index: Int
 
+        /// A change of `section` at `index`.
         public init(section: SectionID, index: Int) {
             self.section = section
             self.index = index
         }
     }
 
+    /// A section that stays but changes place (its items travel with it).
     public struct SectionMove: Hashable, Sendable {
+        /// The section's identifier.
         public let section: SectionID
+        /// Its index in the old snapshot.
         public let from: Int
+        /// Its index in the new snapshot.
         public let to: Int
 
+        /// A move of `section` from `from` to `to`.
         public init(section: SectionID, from: Int, to: Int) {
             self.section = section
             self.from = from
@@ -34,21 +43,30 @@ public struct Changeset<SectionID: Hashable & Sendable, ItemID: Hashable & Senda
         }
     }
 
+    /// An item inserted (its path after), deleted (its path before), reloaded or reconfigured.
     public struct ItemChange: Hashable, Sendable {
+        /// The item's identifier.
         public let item: ItemID
+        /// Its path in the snapshot it is in (the new one for inserts, the old for deletes).
         public let indexPath: ItemPath
 
+        /// A change of `item` at `indexPath`.
         public init(item: ItemID, indexPath: ItemPath) {
             self.item = item
             self.indexPath = indexPath
         }
     }
 
+    /// An item that stays but changes place (a cell that glides when animated).
     public struct ItemMove: Hashable, Sendable {
+        /// The item's identifier.
         public let item: ItemID
+        /// Its path in the old snapshot.
         public let from: ItemPath
+        /// Its path in the new snapshot.
         public let to: ItemPath
 
+        /// A move of `item` from `from` to `to`.
         public init(item: ItemID, from: ItemPath, to: ItemPath) {
             self.item = item
             self.from = from

@@ -3,9 +3,12 @@
 /// Kept apart from identifiers on purpose: index paths are for the view and its delegate
 /// callbacks; updates name items by identifier, never by index path (seed 002).
 public struct ItemPath: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The section's index.
     public var section: Int
+    /// The item's index inside its section.
     public var item: Int
 
+    /// The path of item `item` of section `section`.
     public init(item: Int, section: Int) {
         self.section = section
         self.item = item

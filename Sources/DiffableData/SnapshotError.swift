@@ -6,8 +6,11 @@
 public enum SnapshotError: Error, Hashable, Sendable, CustomStringConvertible {
     /// An item identifier that is already in the snapshot (or twice in one call).
     case duplicateItem(item: String, operation: String, existing: String)
+    /// A section identifier that is already in the snapshot (or twice in one call).
     case duplicateSection(section: String, operation: String)
+    /// An item identifier the snapshot does not hold.
     case itemNotFound(item: String, operation: String)
+    /// A section identifier the snapshot does not hold.
     case sectionNotFound(section: String, operation: String)
     /// Items appended with no section named while the snapshot has no section.
     case noSection(operation: String)

@@ -8,13 +8,18 @@ public struct CommitHistogram: Sendable {
     static let subBucketBits = 9
     static let subBuckets = 1 << subBucketBits
     private var counts: [Int32]
+    /// Durations recorded.
     public private(set) var count = 0
+    /// The longest recorded, in nanoseconds.
     public private(set) var maximum: Int64 = 0
 
+    /// An empty histogram.
     public init() {
         counts = Array(repeating: 0, count: 64 * Self.subBuckets + 1024)
     }
 
+    /// Adds one commit duration, in nanoseconds.
+    /// - Complexity: O(1).
     public mutating func record(_ nanoseconds: Int64) {
         let value = max(nanoseconds, 0)
         counts[Self.index(of: value)] += 1

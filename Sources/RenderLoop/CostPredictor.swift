@@ -5,13 +5,16 @@
 /// that changes (images arriving, a scroll speeding up) within a few frames while
 /// smoothing single outliers.
 public struct CostPredictor: Sendable {
+    /// Samples averaged unless told otherwise.
     public static let defaultWindow = 8
 
     private var samples: [Duration] = []
     private var next = 0
     private var sum: Duration = .zero
+    /// How many of the latest samples the estimate averages.
     public let window: Int
 
+    /// A predictor over the last `window` samples.
     public init(window: Int = CostPredictor.defaultWindow) {
         precondition(window > 0, "CostPredictor needs a window of at least 1 sample, got \(window)")
         self.window = window
@@ -23,8 +26,11 @@ public struct CostPredictor: Sendable {
         samples.isEmpty ? nil : sum / samples.count
     }
 
+    /// Samples recorded so far (the window keeps only the latest).
     public var sampleCount: Int { samples.count }
 
+    /// Adds a measured cost.
+    /// - Complexity: O(1).
     public mutating func record(_ cost: Duration) {
         if samples.count < window {
             samples.append(cost)

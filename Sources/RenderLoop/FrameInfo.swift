@@ -6,6 +6,7 @@ public struct FrameInfo: Sendable, Hashable {
     public let tick: Duration
     /// The tick by which the commit must end: the next one after `tick`.
     public let deadline: Duration
+    /// The rate the frame runs at (it may change between frames).
     public let refreshRate: RefreshRate
 
     /// The frame time the app should animate to (scroll physics use the tick, not the

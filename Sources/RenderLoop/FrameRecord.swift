@@ -1,8 +1,10 @@
 /// Everything measured about one frame; the hitch meter and the trace are built from these.
 public struct FrameRecord: Sendable, Hashable {
+    /// Frames before this one (skipped ticks are not frames).
     public let index: Int
     /// Index of the vsync tick this frame started at (ticks skipped after a hitch are gaps).
     public let tickIndex: Int
+    /// The time of that tick: when the frame's work could start.
     public let tick: Duration
     /// The tick by which the commit had to end.
     public let deadline: Duration
@@ -11,6 +13,7 @@ public struct FrameRecord: Sendable, Hashable {
     public let commitStart: Duration
     /// When the mailbox drain ended and the commit proper began.
     public let drainEnd: Duration
+    /// When the commit ended (the frame handed to the terminal).
     public let commitEnd: Duration
     /// The vsync at which this frame's content reached the screen.
     public let presentedAt: Duration
@@ -18,6 +21,7 @@ public struct FrameRecord: Sendable, Hashable {
     public let hitchTime: Duration
     /// Ticks passed over because this commit ended late.
     public let skippedTicks: Int
+    /// The idle jobs run after the commit, in order.
     public let idleJobs: [IdleJobRecord]
     /// Idle jobs that were ready but predicted not to fit.
     public let declinedJobs: Int
@@ -27,11 +31,14 @@ public struct FrameRecord: Sendable, Hashable {
     /// The period of the tick, counted as terminal hitch time when `terminalBehind`.
     public var period: Duration = .zero
 
+    /// How long the commit took.
     public var commitDuration: Duration { commitEnd - commitStart }
     /// The commit ended after its deadline.
     public var isHitch: Bool { hitchTime > .zero }
     /// Hitch time of either kind: the commit's lateness, plus a tick the terminal was behind.
     public var totalHitchTime: Duration { hitchTime + (terminalBehind ? period : .zero) }
+    /// Time the idle jobs took, together.
     public var idleWorkTime: Duration { idleJobs.reduce(.zero) { $0 + $1.cost } }
+    /// How many idle jobs ran.
     public var jobsRun: Int { idleJobs.count }
 }

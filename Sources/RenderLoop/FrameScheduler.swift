@@ -72,13 +72,17 @@ extension FrameDelegate {
 ///
 /// Not thread-safe by design: it belongs to the main thread with the UI state it drives.
 public final class FrameScheduler {
+    /// The clock ticks are computed on: a ``MonotonicClock`` in an app, a ``VirtualClock`` in tests.
     public let clock: any FrameClock
+    /// The rate of the ticks (``changeRefreshRate(to:)`` changes it at the next frame).
     public private(set) var refreshRate: RefreshRate
     /// Offers the work for step 5; nil or disabled means frames just sleep when done.
     public var idleWork: (any IdleWorkSource)?
+    /// Whether idle work runs at all (off: prefetching off, to compare).
     public var isIdleWorkEnabled = true
     /// A guard against a source that offers zero-cost jobs forever.
     public var maxIdleJobsPerFrame = 256
+    /// Every frame's figures: hitches of both kinds, commit times, idle work.
     public private(set) var meter: HitchMeter
     /// How many frames' whole records the meter keeps for a trace; zero in a session that
     /// writes none, so an hours-long session holds only the meter's bounded aggregates.
@@ -87,6 +91,7 @@ public final class FrameScheduler {
     /// from the second: the launch (first layout, every visible cell configured, a full
     /// paint) is reported on its own, as Apple's hitch ratio counts frames while scrolling.
     public var keepsLaunchFrameApart = false
+    /// The first frame, with ``keepsLaunchFrameApart``, once it ran.
     public private(set) var launchFrame: FrameRecord?
     /// With ``keepsLaunchFrameApart``: ticks at which the terminal was still taking what the
     /// launch frame sent (a full paint). They belong to the launch, as its commit does, and

@@ -9,6 +9,7 @@ public enum HitchBand: String, Sendable, Hashable, CaseIterable {
     /// Over 10 ms/s: scrolling feels broken.
     case critical
 
+    /// The band of a hitch ratio: under 5 good, 5 to 10 warning, over 10 critical.
     public init(ratioMillisecondsPerSecond ratio: Double) {
         self = ratio < 5 ? .good : (ratio <= 10 ? .warning : .critical)
     }
@@ -25,11 +26,16 @@ public enum HitchBand: String, Sendable, Hashable, CaseIterable {
 public struct HitchMeter: Sendable {
     /// About five minutes at 120 Hz.
     public static let defaultRetainedRecordLimit = 36_000
+    /// Frames the recent ring keeps (the HUD's sparkline and last-second percentiles).
     public static let recentLimit = 1024
+    /// Commits whose exact durations are kept for percentiles; past that, a histogram.
     public static let exactCommitLimit = 100_000
 
+    /// The first ``retainedRecordLimit`` frames' whole records (for a trace).
     public private(set) var records: [FrameRecord] = []
+    /// How many whole records ``records`` keeps.
     public let retainedRecordLimit: Int
+    /// Frames recorded.
     public private(set) var frames = 0
     /// Hitches of both kinds: late commits, and runs of ticks the terminal was behind.
     public var hitches: Int { commitHitches + terminalHitches }
@@ -39,15 +45,22 @@ public struct HitchMeter: Sendable {
     public private(set) var terminalHitches = 0
     /// Frames at whose tick the terminal was behind (each a period of terminal hitch time).
     public private(set) var terminalBehindFrames = 0
+    /// How late the late commits were, added up (each from its deadline to its vsync).
     public private(set) var commitHitchTime: Duration = .zero
+    /// A period for every tick at which the terminal was behind.
     public private(set) var terminalHitchTime: Duration = .zero
     /// Hitch time of both kinds.
     public var totalHitchTime: Duration { commitHitchTime + terminalHitchTime }
     private var lastWasBehind = false
+    /// Ticks passed over because a commit ended late.
     public private(set) var skippedTicks = 0
+    /// Idle jobs run.
     public private(set) var idleJobs = 0
+    /// Time the idle jobs took.
     public private(set) var idleWorkTime: Duration = .zero
+    /// The first frame's tick.
     public private(set) var firstTick: Duration?
+    /// The vsync that showed the last frame.
     public private(set) var lastPresented: Duration?
     /// Time the loop spent quiet (no frame needed): not part of the span the ratio divides by.
     public private(set) var quietTime: Duration = .zero
@@ -56,6 +69,7 @@ public struct HitchMeter: Sendable {
     private var exactCommits: [Int64] = []
     private var histogram = CommitHistogram()
 
+    /// A meter that keeps the whole records of the first `retainedRecordLimit` frames.
     public init(retainedRecordLimit: Int = HitchMeter.defaultRetainedRecordLimit) {
         self.retainedRecordLimit = retainedRecordLimit
     }
@@ -167,27 +181,37 @@ public struct HitchMeter: Sendable {
 
 /// Aggregates of a run: what `--report` prints and the HUD shows.
 public struct HitchReport: Sendable, Hashable {
+    /// Frames in the run.
     public let frames: Int
     /// Frames whose commit ended after their deadline.
     public let commitHitches: Int
     /// Runs of frames at whose tick the terminal had not taken the frame before.
     public let terminalHitches: Int
+    /// How late the late commits were, added up.
     public let commitHitchTime: Duration
+    /// A period for every tick at which the terminal was behind.
     public let terminalHitchTime: Duration
     /// Ticks at which the terminal was behind.
     public let terminalBehindFrames: Int
     /// Hitches of both kinds (D-039 says how they are counted).
     public var hitches: Int { commitHitches + terminalHitches }
+    /// Hitch time of both kinds.
     public var totalHitchTime: Duration { commitHitchTime + terminalHitchTime }
     /// From the first frame's tick to the vsync that showed the last frame, less quiet gaps.
     public let duration: Duration
+    /// Ticks passed over because a commit ended late.
     public let skippedTicks: Int
+    /// Idle jobs run.
     public let idleJobs: Int
+    /// Time the idle jobs took.
     public let idleWorkTime: Duration
     /// Commit durations by nearest rank (p50 of 1…100 ms is 50 ms).
     public let commitP50: Duration
+    /// The 95th percentile of commit durations.
     public let commitP95: Duration
+    /// The 99th percentile of commit durations.
     public let commitP99: Duration
+    /// The longest commit.
     public let commitMax: Duration
 
     /// Milliseconds of hitch per second of run: Apple's headline metric.
@@ -195,5 +219,6 @@ public struct HitchReport: Sendable, Hashable {
         duration > .zero ? totalHitchTime.milliseconds / (duration.milliseconds / 1000) : 0
     }
 
+    /// Apple's band for ``hitchRatio``.
     public var band: HitchBand { HitchBand(ratioMillisecondsPerSecond: hitchRatio) }
 }

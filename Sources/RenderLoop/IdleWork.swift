@@ -3,8 +3,10 @@
 public struct IdleJob {
     /// Jobs of one kind share a cost prediction (e.g. "cell", "prefetch").
     public let kind: String
+    /// The work; it updates its source's state when it runs.
     public let run: () -> Void
 
+    /// A job of `kind` that does `run`.
     public init(kind: String, run: @escaping () -> Void) {
         self.kind = kind
         self.run = run
@@ -18,15 +20,22 @@ public struct IdleJob {
 /// consume anything: a declined job is offered again next frame. The job itself updates
 /// the source's state when it runs.
 public protocol IdleWorkSource: AnyObject {
+    /// The job it would like run next in `frame`'s idle time, or nil when nothing is left.
+    /// Asking consumes nothing: a job the scheduler declines is asked for again.
     func nextIdleJob(for frame: FrameInfo) -> IdleJob?
 }
 
 /// What happened to one idle job, for the trace and the meter.
 public struct IdleJobRecord: Sendable, Hashable {
+    /// The job's kind.
     public let kind: String
+    /// When it started.
     public let start: Duration
+    /// When it ended.
     public let end: Duration
+    /// What its kind's moving average predicted before it ran (nil: no sample yet).
     public let predicted: Duration?
 
+    /// How long it took.
     public var cost: Duration { end - start }
 }

@@ -17,9 +17,11 @@ public enum SleepStrategy: Sendable, Hashable, CustomStringConvertible {
 
 /// The system's monotonic clock (`CLOCK_MONOTONIC`), measured from the moment it was made.
 public final class MonotonicClock: FrameClock {
+    /// How it sleeps until a tick.
     public let strategy: SleepStrategy
     private let origin: Duration
 
+    /// A clock whose time 0 is now.
     public init(strategy: SleepStrategy = .absolute) {
         self.strategy = strategy
         origin = Platform.monotonicNow()

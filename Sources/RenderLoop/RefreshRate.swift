@@ -10,9 +10,12 @@ public struct RefreshRate: Sendable, Hashable, Comparable, CustomStringConvertib
     /// above 480 Hz no display exists to match.
     public static let acceptedHertz: ClosedRange<Double> = 24...480
 
+    /// 60 Hz: a 16.67 ms deadline.
     public static let hz60 = RefreshRate(uncheckedMillihertz: 60_000)
+    /// 120 Hz (ProMotion): an 8.33 ms deadline.
     public static let hz120 = RefreshRate(uncheckedMillihertz: 120_000)
 
+    /// The rate in thousandths of a hertz (exact, so ticks never drift).
     public let millihertz: Int64
 
     private init(uncheckedMillihertz: Int64) {
@@ -39,6 +42,7 @@ public struct RefreshRate: Sendable, Hashable, Comparable, CustomStringConvertib
         try self.init(hertz: value, as: body)
     }
 
+    /// The rate in hertz.
     public var hertz: Double { Double(millihertz) / 1000 }
 
     /// The time between two ticks, rounded down to the nanosecond.
@@ -69,8 +73,11 @@ public struct RefreshRate: Sendable, Hashable, Comparable, CustomStringConvertib
 
 /// Why a refresh rate was refused; the text is what the command line prints.
 public enum RefreshRateError: Error, Equatable, CustomStringConvertible {
+    /// The text is not a number.
     case notANumber(String)
+    /// Outside ``RefreshRate/acceptedHertz``.
     case outOfRange(String)
+    /// More precise than a thousandth of a hertz.
     case tooPrecise(String)
 
     public var description: String {

@@ -6,20 +6,20 @@
 /// (up to `lookahead` beyond the one on screen), which is what iOS 15's cell prefetching
 /// does. Work is "spent" through a closure: tests advance a ``VirtualClock``, the live
 /// demo and benchmarks burn real CPU.
-public final class SteadyScrollWorkload: FrameDelegate, IdleWorkSource {
-    public let framesPerCell: Int
-    public var cellCost: Duration
-    public let baseCommit: Duration
-    public let lookahead: Int
+package final class SteadyScrollWorkload: FrameDelegate, IdleWorkSource {
+    package let framesPerCell: Int
+    package var cellCost: Duration
+    package let baseCommit: Duration
+    package let lookahead: Int
     /// Highest cell index prepared so far; cell 0 is on screen at the start.
-    public private(set) var highestPrepared = 0
-    public private(set) var preparedInCommit = 0
-    public private(set) var preparedIdle = 0
-    public private(set) var catchUpWorkInLastCommit: Duration = .zero
+    package private(set) var highestPrepared = 0
+    package private(set) var preparedInCommit = 0
+    package private(set) var preparedIdle = 0
+    package private(set) var catchUpWorkInLastCommit: Duration = .zero
     private let spend: (Duration) -> Void
     private let start: Duration
 
-    public init(startingAt start: Duration, framesPerCell: Int = 3, cellCost: Duration,
+    package init(startingAt start: Duration, framesPerCell: Int = 3, cellCost: Duration,
                 baseCommit: Duration = .microseconds(500), lookahead: Int = 1, spend: @escaping (Duration) -> Void) {
         precondition(framesPerCell > 0, "SteadyScrollWorkload needs framesPerCell > 0, got \(framesPerCell)")
         self.start = start
@@ -32,11 +32,11 @@ public final class SteadyScrollWorkload: FrameDelegate, IdleWorkSource {
 
     /// The cell that has to be on screen in `frame`: scrolling follows time, not frames,
     /// so a skipped tick still moves the content.
-    public func cellOnScreen(in frame: FrameInfo) -> Int {
+    package func cellOnScreen(in frame: FrameInfo) -> Int {
         frame.refreshRate.firstTick(atOrAfter: frame.tick - start) / framesPerCell
     }
 
-    public func commit(_ frame: FrameInfo) {
+    package func commit(_ frame: FrameInfo) {
         spend(baseCommit)
         let needed = cellOnScreen(in: frame)
         catchUpWorkInLastCommit = .zero
@@ -48,7 +48,7 @@ public final class SteadyScrollWorkload: FrameDelegate, IdleWorkSource {
         }
     }
 
-    public func nextIdleJob(for frame: FrameInfo) -> IdleJob? {
+    package func nextIdleJob(for frame: FrameInfo) -> IdleJob? {
         guard highestPrepared < cellOnScreen(in: frame) + lookahead else { return nil }
         return IdleJob(kind: "cell") { [self] in
             spend(cellCost)

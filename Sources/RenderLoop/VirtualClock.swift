@@ -7,8 +7,10 @@ public final class VirtualClock: FrameClock {
     public private(set) var now: Duration
     /// How many times the loop slept, and for how long in all; lets tests see idle time.
     public private(set) var sleeps = 0
+    /// The time those sleeps covered.
     public private(set) var sleptTime: Duration = .zero
 
+    /// A clock at `start` that moves only when told (or slept on).
     public init(startingAt start: Duration = .zero) {
         now = start
     }

@@ -2,8 +2,8 @@ import RenderLoop
 
 /// The seeds' diagram on a virtual clock: ``SteadyScrollWorkload`` whose work advances
 /// the clock, run for a number of frames.
-public enum CellScrollSimulation {
-    public static func run(rate: RefreshRate, cellCost: Duration, idleWork: Bool, frames: Int = 600,
+package enum CellScrollSimulation {
+    package static func run(rate: RefreshRate, cellCost: Duration, idleWork: Bool, frames: Int = 600,
                            baseCommit: Duration = .microseconds(500)) -> (HitchReport, FrameScheduler, SteadyScrollWorkload) {
         let clock = VirtualClock()
         let scheduler = FrameScheduler(refreshRate: rate, clock: clock)
