@@ -5,6 +5,7 @@ import Synchronization
 /// decoding pool that prepares, both at the workers' priority. Sendable; owned by an
 /// ``AssetStore``.
 public final class AssetLoader: AssetLoading, Sendable {
+    /// What it did so far (``AssetLoadCounters``).
     public typealias Counters = AssetLoadCounters
 
     public let inbox: Mailbox<AssetCompletion>

@@ -11,10 +11,14 @@ public protocol AssetSource: Sendable {
 /// Files on disk behind a simulated network: `latency` ± `jitter` per request, drawn from
 /// a seeded generator so runs repeat. A latency of zero is a plain disk read.
 public struct SimulatedNetworkSource: AssetSource {
+    /// The mean wait per request.
     public let latency: Duration
+    /// How far a request's wait may be from the mean, either way.
     public let jitter: Duration
+    /// Fixes the sequence of waits.
     public let seed: UInt64
 
+    /// Requests wait `latency` ± `jitter`, drawn from `seed`.
     public init(latency: Duration = .milliseconds(80), jitter: Duration = .milliseconds(40), seed: UInt64 = 1) {
         precondition(latency >= .zero && jitter >= .zero, "SimulatedNetworkSource needs latency and jitter >= 0")
         self.latency = latency

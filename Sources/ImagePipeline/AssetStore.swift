@@ -3,16 +3,20 @@ import CoreKit
 
 /// What the store shows for an item right now.
 public enum Asset: Sendable {
+    /// The image, prepared for the size asked.
     case prepared(CellImage)
+    /// A stand-in drawn at once (the photo's average colours, or its BlurHash), until the image arrives.
     case placeholder(CellImage)
     /// Preparation failed: a placeholder, and why (the app draws an error mark).
     case failed(CellImage, ImageError)
 
+    /// Not the prepared image: a placeholder, or a failure's placeholder.
     public var isPlaceholder: Bool {
         if case .prepared = self { return false }
         return true
     }
 
+    /// What to draw: the image or its placeholder.
     public var image: CellImage {
         switch self {
         case .prepared(let image), .placeholder(let image), .failed(let image, _): image
@@ -22,8 +26,11 @@ public enum Asset: Sendable {
 
 /// A finished request, posted by a worker, delivered on the main thread.
 public struct AssetCompletion: Sendable {
+    /// The store's number for the request.
     public let request: Int
+    /// What was asked for.
     public let key: PreparedImageKey
+    /// The prepared image, or why there is none.
     public let result: Result<CellImage, ImageError>
 }
 
@@ -78,6 +85,9 @@ public final class AssetStore {
     /// every frame, and does not go quiet while any wait).
     private var unsubmitted: [(key: PreparedImageKey, request: Int, priority: Int, cancellation: Cancellable)] = []
 
+    /// A store whose images come from `source` through worker pools at `priority` (`workers`
+    /// decoding, `transfers` fetching), cached up to `cacheLimit` bytes, converted for
+    /// `colorMode` and drawn as `output`; `wake` ends the frame loop's quiet sleep when one is ready.
     public convenience init(source: any AssetSource = SimulatedNetworkSource(), cacheLimit: Int = 64 << 20,
                             workers: Int = AssetLoader.defaultWorkers, priority: WorkerPriority = .recommended,
                             transfers: Int = AssetLoader.defaultTransfers, wake: WakeSignal? = nil,
@@ -175,6 +185,7 @@ public final class AssetStore {
 
     /// What the cache holds and did so far, and its limit in bytes.
     public var cacheCounters: PreparedImageCache.Counters { cache.counters }
+    /// The cache's limit in bytes.
     public var cacheLimit: Int { cache.limit }
 
     /// Starts preparing `key` (lower `priority` runs sooner) and returns the handle that
@@ -313,6 +324,7 @@ public final class AssetStore {
     /// Requests still waiting to be handed to the loader.
     public var unsubmittedCount: Int { unsubmitted.count }
 
+    /// What the loader did, with the requests the store cancelled before handing them over.
     public var counters: AssetLoadCounters {
         var counters = loader.counters
         counters.skipped += skippedBeforeHandOver
@@ -330,15 +342,19 @@ public struct AssetLoadCounters: Sendable, Hashable {
     public var abandoned = 0
     /// Results that arrived after their request was cancelled (cached, not delivered).
     public var dropped = 0
+    /// Requests whose image could not be prepared.
     public var failed = 0
 
+    /// All zero.
     public init() {}
 }
 
 /// The background half of an ``AssetStore``: fetches and prepares, and posts each
 /// request's result to `inbox` (the store caches it). Called on the store's (main) thread.
 public protocol AssetLoading: AnyObject {
+    /// Where finished requests are posted, for the store to drain on its thread.
     var inbox: Mailbox<AssetCompletion> { get }
+    /// What the loader did so far.
     var counters: AssetLoadCounters { get }
     /// Starts a request; false when it cannot be taken without waiting (the store keeps it
     /// and tries again at the next delivery).

@@ -7,6 +7,7 @@ public final class Cancellable: Sendable {
     private let cancelled = Atomic<Bool>(false)
     private let currentPriority: Atomic<Int>
 
+    /// A live handle for a request of `priority`.
     public init(priority: Int = 0) { currentPriority = Atomic(priority) }
 
     /// The request's priority now (lower sooner, ``RequestPriority``): set again when the
@@ -16,7 +17,9 @@ public final class Cancellable: Sendable {
         set { currentPriority.store(newValue, ordering: .relaxed) }
     }
 
+    /// Cancels the request, from any thread; calling it again does nothing.
     public func cancel() { cancelled.store(true, ordering: .relaxed) }
 
+    /// Whether ``cancel()`` was called.
     public var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 }

@@ -6,12 +6,15 @@ import CChafa
 /// `block+border+space-wide-inverted` gives a clean soft mosaic in fonts every terminal
 /// has, and never a double-width glyph (DECISIONS.md, D-008).
 public final class CellConverter {
+    /// The symbol classes mosaics are drawn with (chafa's selector syntax).
     public static let defaultSymbols = "block+border+space-wide-inverted"
 
+    /// The colours the cells use.
     public let colorMode: CellColorMode
     private let symbolMap: OpaquePointer
     private let config: OpaquePointer
 
+    /// A converter to `colorMode` cells drawn with `symbols`.
     public init(colorMode: CellColorMode, symbols: String = CellConverter.defaultSymbols) {
         self.colorMode = colorMode
         Self.configureThreadsOnce

@@ -21,8 +21,11 @@ public enum CellColorMode: String, Sendable, Hashable, CaseIterable {
 /// same cell value goes from preparation to the terminal, with no conversion per cell per
 /// frame. Immutable and Sendable, so a worker can build it and the main thread can draw it.
 public struct CellImage: Sendable, Hashable {
+    /// Columns of cells.
     public let columns: Int
+    /// Rows of cells.
     public let rows: Int
+    /// The colours its cells use.
     public let colorMode: CellColorMode
     /// Row by row.
     public let cells: [Cell]
@@ -113,6 +116,7 @@ public struct CellImage: Sendable, Hashable {
     public var glyphs: [UInt32] { cells.map { $0.code } }
     /// The colour numbers as the converter made them (for tests and logs).
     public var foreground: [UInt32] { cells.map { Self.number($0.style.foreground) } }
+    /// The background colour numbers as the converter made them (for tests and logs).
     public var background: [UInt32] { cells.map { Self.number($0.style.background) } }
 
     /// One cell as the converter made it: its glyph and colour numbers.

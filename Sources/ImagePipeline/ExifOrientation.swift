@@ -4,6 +4,7 @@ public struct ExifOrientation: Sendable, Hashable {
     /// 1 (as stored) to 8; anything unreadable counts as 1.
     public let value: Int
 
+    /// The orientation tag's `value`; anything outside 1…8 is 1.
     public init(_ value: Int) { self.value = (1...8).contains(value) ? value : 1 }
 
     /// Reads the APP1 Exif segment of a JPEG; 1 when there is none or it is malformed.

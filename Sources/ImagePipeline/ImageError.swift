@@ -1,14 +1,20 @@
 /// Why an image could not be prepared. The app shows each as a placeholder with an error
 /// mark; the description is the line it logs.
 public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// No file at the path.
     case missing(path: String)
+    /// The file is there but could not be read (permissions, a folder, a special file).
     case unreadable(path: String, reason: String)
+    /// The file has no bytes.
     case empty(path: String)
+    /// Neither JPEG nor PNG by its first bytes.
     case notAnImage(path: String)
     /// The header claims more pixels than ``ImageLimits/maximumPixels``; refused before
     /// any pixel memory is allocated.
     case tooLarge(path: String, width: Int, height: Int)
+    /// The decoder found the data broken.
     case corrupt(path: String, reason: String)
+    /// A valid image of a kind the pipeline does not decode (a 16-bit colour model, say).
     case unsupported(path: String, reason: String)
 
     public var description: String {
@@ -58,8 +64,12 @@ public enum ImageLimits {
 /// Encoded formats the pipeline decodes, recognised by their first bytes, not by name
 /// (a PNG named `.jpg` decodes as the PNG it is).
 public enum ImageFormat: Sendable {
-    case jpeg, png
+    /// JPEG (`FF D8 FF`).
+    case jpeg
+    /// PNG (its 8-byte signature).
+    case png
 
+    /// The format `data` starts as, or nil for neither.
     public init?(sniffing data: [UInt8]) {
         if data.count >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF {
             self = .jpeg

@@ -7,14 +7,18 @@ import CellCanvas
 /// cached thumbnail, else the photo's EXIF thumbnail, else the photo (whose decode is then
 /// saved as a thumbnail for the next time).
 public final class ImagePreparer {
+    /// The colours the cells use.
     public let colorMode: CellColorMode
+    /// Where thumbnails are read and saved, if anywhere.
     public let thumbnails: ThumbnailCache?
+    /// What it makes: symbols, or pixels for a graphics protocol.
     public let output: ImageOutput
     private let jpeg = JPEGDecoder()
     private let converter: CellConverter
     /// For ``ImageOutput/truecolorSymbols``: mosaics in 24-bit colour whatever `colorMode` is.
     private lazy var truecolorConverter = CellConverter(colorMode: .truecolor)
 
+    /// A preparer for `colorMode` cells drawn as `output`, reading and filling `thumbnails`.
     public init(colorMode: CellColorMode, thumbnails: ThumbnailCache? = nil, output: ImageOutput = .symbols) {
         self.colorMode = colorMode
         self.thumbnails = thumbnails

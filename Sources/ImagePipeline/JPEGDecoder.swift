@@ -6,6 +6,7 @@ import CTurboJPEG
 public final class JPEGDecoder {
     private let handle: tjhandle
 
+    /// A decoder with its own TurboJPEG handle (traps only when out of memory).
     public init() {
         guard let handle = tjInitDecompress() else { fatalError("tjInitDecompress failed: out of memory") }
         self.handle = handle

@@ -5,6 +5,7 @@ import CTurboJPEG
 public final class JPEGEncoder {
     private let handle: tjhandle
 
+    /// An encoder with its own TurboJPEG handle (traps only when out of memory).
     public init() {
         guard let handle = tjInitCompress() else { fatalError("tjInitCompress failed: out of memory") }
         self.handle = handle

@@ -13,6 +13,7 @@ import Synchronization
 /// neighbour, so a row is one interned cluster and `columns − 1` plain scalars.
 /// Protocol: https://sw.kovidgoyal.net/kitty/graphics-protocol/#unicode-placeholders
 public enum KittyGraphics {
+    /// U+10EEEE, the character a Unicode placeholder cell shows.
     public static let placeholder: UInt32 = 0x10EEEE
 
     /// Rows (and columns) a placement can name: the first entries of kitty's
@@ -130,7 +131,9 @@ public enum KittyGraphics {
 
     /// One graphics command as a terminal reads it: the control keys and the payload.
     public struct Command: Sendable, Equatable {
+        /// The control keys and their values (`a=T`, `f=100`, …).
         public let control: [String: String]
+        /// The decoded payload.
         public let payload: [UInt8]
     }
 

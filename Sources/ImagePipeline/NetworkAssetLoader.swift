@@ -10,17 +10,23 @@ public protocol PhotoTransport: Sendable {
 
 /// What a network loader did, for the report's `network` figures.
 public struct NetworkLoadCounters: Sendable, Hashable {
+    /// Transfers started.
     public var transfers = 0
     /// Requests that joined a transfer of the same URL under way.
     public var coalesced = 0
+    /// Transfers whose every request went away before they started (no byte moved).
     public var cancelledBeforeStart = 0
+    /// Transfers stopped mid-body because every request went away.
     public var cancelledInFlight = 0
     /// Transfers whose last request went away when they had most of their body: finished anyway.
     public var keptNearlyDone = 0
+    /// Image bytes received in all.
     public var bytes = 0
     /// Image bytes received, by URL (every transfer, whole or cut short).
     public var bytesByURL: [String: Int] = [:]
+    /// Bytes that still arrived after a transfer was cancelled (what was in flight).
     public var bytesAfterCancel = 0
+    /// Transfers that failed (an HTTP error, a dropped connection that could not resume).
     public var failed = 0
     /// Waiting prefetches whose cell became visible.
     public var promoted = 0
@@ -29,9 +35,12 @@ public struct NetworkLoadCounters: Sendable, Hashable {
     /// Its parts: waiting in the queue (request → transfer start), the transfer (start →
     /// last byte), and the preparation (last byte → prepared, waiting for a worker included).
     public var queueWait: [Double] = []
+    /// See ``queueWait``.
     public var transferTime: [Double] = []
+    /// See ``queueWait``.
     public var prepareTime: [Double] = []
 
+    /// All zero.
     public init() {}
 
     /// Image bytes received for URLs not in `shown`: prefetches nobody scrolled to, transfers
@@ -61,6 +70,7 @@ public struct NetworkLoadCounters: Sendable, Hashable {
 /// under one short lock (a few dictionary operations; never held across a transfer or a
 /// decode).
 public final class NetworkAssetLoader: AssetLoading, Sendable {
+    /// Finished requests, for the store to drain.
     public let inbox: Mailbox<AssetCompletion>
     /// A transfer that has this share of its body finishes even when nobody waits any more:
     /// the rest costs less than asking again.
@@ -96,6 +106,7 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
         var timerArmed = false
     }
 
+    /// A loader fetching through `transport` under `policy`, preparing on `workers` threads at `priority` for `colorMode` and `output`; `now` is the clock transfers are timed on.
     public init(transport: any PhotoTransport, policy: TransferPolicy = TransferPolicy(), workers: Int = AssetLoader.defaultWorkers,
                 priority: WorkerPriority = .recommended, wake: WakeSignal? = nil, colorMode: CellColorMode, output: ImageOutput = .symbols,
                 now: @escaping @Sendable () -> Duration) {
@@ -111,6 +122,7 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
         pool.stop()
     }
 
+    /// What it did so far, as an ``AssetLoading``.
     public var counters: AssetLoadCounters { tally.withLock { $0 } }
 
     /// How far the transfer of `url` has come (bytes in, and the whole photo's length when

@@ -3,10 +3,14 @@
 /// RGBA on purpose: chafa 1.12.4 garbles RGB input whose row stride is not a multiple of
 /// 4 (IMAGES.md, trap 1), and RGBA rows always are.
 public struct PixelBuffer: Sendable, Equatable {
+    /// Pixels across.
     public let width: Int
+    /// Pixels down.
     public let height: Int
+    /// RGBA, row by row, `width * height * 4` bytes.
     public var bytes: [UInt8]
 
+    /// Pixels of `width` × `height` from `bytes` (RGBA, `width * height * 4` of them).
     public init(width: Int, height: Int, bytes: [UInt8]) {
         precondition(bytes.count == width * height * 4, "PixelBuffer: \(bytes.count) bytes for \(width)×\(height) RGBA")
         self.width = width
@@ -44,13 +48,19 @@ public struct PixelBuffer: Sendable, Equatable {
 /// A rectangle of a photo in fractions of its size: each post shows its own window, so
 /// a million posts over two dozen photos are a million distinct images to prepare.
 public struct CropWindow: Sendable, Hashable, CustomStringConvertible {
+    /// The left edge, as a fraction of the width.
     public let x: Double
+    /// The top edge, as a fraction of the height.
     public let y: Double
+    /// The width, as a fraction of the photo's.
     public let width: Double
+    /// The height, as a fraction of the photo's.
     public let height: Double
 
+    /// The whole photo.
     public static let whole = CropWindow(x: 0, y: 0, width: 1, height: 1)
 
+    /// The window at `x`, `y` of `width` × `height`, all fractions of the photo's size.
     public init(x: Double, y: Double, width: Double, height: Double) {
         precondition(width > 0 && height > 0 && x >= 0 && y >= 0 && x + width <= 1.000001 && y + height <= 1.000001,
                      "CropWindow must lie inside the unit square, got x \(x) y \(y) w \(width) h \(height)")

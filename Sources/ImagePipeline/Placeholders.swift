@@ -15,6 +15,7 @@ public struct PlaceholderCatalog: Sendable {
     /// Grids of remote photos (a feed's BlurHashes), by URL as given.
     private var remoteGrids: [String: Grid] = [:]
 
+    /// No colours known: every placeholder is neutral.
     public init() { grids = [:] }
 
     /// Reads `placeholders.json` of an assets folder; file paths in it are relative to it.
@@ -41,6 +42,7 @@ public struct PlaceholderCatalog: Sendable {
         self.grids = grids
     }
 
+    /// Photos it has colours for.
     public var count: Int { grids.count + remoteGrids.count }
 
     /// Colours for a photo that is not a file (a feed's preview URL): `rgb` is `columns` ×
@@ -77,6 +79,7 @@ public struct PlaceholderCatalog: Sendable {
 
 /// 24-bit colours to what a colour mode stores.
 public enum PaletteMapper {
+    /// `rgb` as `mode` stores it: itself, or the nearest palette index.
     public static func color(_ rgb: UInt32, in mode: CellColorMode) -> UInt32 {
         switch mode {
         case .truecolor: rgb

@@ -2,10 +2,14 @@ import CoreKit
 
 /// What a prepared image is cached under: the asset and the size it was prepared for.
 public struct PreparedImageKey: Hashable, Sendable {
+    /// The image.
     public let asset: AssetID
+    /// Columns of cells it was prepared for.
     public let columns: Int
+    /// Rows of cells it was prepared for.
     public let rows: Int
 
+    /// The key of `asset` prepared for `columns` × `rows` cells.
     public init(asset: AssetID, columns: Int, rows: Int) {
         self.asset = asset
         self.columns = columns
@@ -15,9 +19,12 @@ public struct PreparedImageKey: Hashable, Sendable {
 
 /// Identifies one image: a photo file and the window of it a post shows.
 public struct AssetID: Hashable, Sendable, CustomStringConvertible {
+    /// The photo file.
     public let path: String
+    /// The part of it shown (``CropWindow/whole`` for all of it).
     public let window: CropWindow
 
+    /// The `window` of the photo at `path`.
     public init(path: String, window: CropWindow = .whole) {
         self.path = path
         self.window = window
@@ -30,11 +37,17 @@ public struct AssetID: Hashable, Sendable, CustomStringConvertible {
 /// first. Thread-safe: workers insert, the main thread looks up. Never written to disk
 /// (the originals stay on disk; the seeds' advice).
 public final class PreparedImageCache: Sendable {
+    /// What the cache did so far, and what it holds.
     public struct Counters: Sendable, Hashable {
+        /// Lookups answered.
         public var hits = 0
+        /// Lookups not answered.
         public var misses = 0
+        /// Images let go to stay under the limit.
         public var evictions = 0
+        /// Bytes held now.
         public var bytes = 0
+        /// Images held now.
         public var count = 0
     }
 
@@ -51,6 +64,7 @@ public final class PreparedImageCache: Sendable {
         var counters = Counters()
     }
 
+    /// The most bytes of prepared images kept.
     public let limit: Int
     private let state = Lock(State())
 
@@ -97,6 +111,7 @@ public final class PreparedImageCache: Sendable {
         }
     }
 
+    /// The counters now (takes the lock briefly).
     public var counters: Counters { state.withLock { $0.counters } }
 
     /// Keys from most to least recently used (for tests and the HUD).

@@ -15,8 +15,16 @@ import Synchronization
 public final class ThumbnailCache: Sendable {
     /// The spec's sizes: the longer side of a thumbnail in that folder, at most.
     public enum Size: Int, CaseIterable, Sendable {
-        case normal = 128, large = 256, xLarge = 512, xxLarge = 1024
+        /// Up to 128 pixels.
+        case normal = 128
+        /// Up to 256 pixels.
+        case large = 256
+        /// Up to 512 pixels.
+        case xLarge = 512
+        /// Up to 1024 pixels.
+        case xxLarge = 1024
 
+        /// The folder under the cache's root that holds this size.
         public var folder: String {
             switch self {
             case .normal: "normal"
@@ -50,9 +58,11 @@ public final class ThumbnailCache: Sendable {
     /// Where failures of this application go (`fail/appname-version`, as the spec asks).
     public static let failureFolder = "fail/destinations-1"
 
+    /// The cache's folder (`$XDG_CACHE_HOME/thumbnails`).
     public let root: String
     private let tally = Tally()
 
+    /// The cache in `root`.
     public init(root: String) { self.root = root }
 
     /// The user's cache: `$XDG_CACHE_HOME/thumbnails`, else `$HOME/.cache/thumbnails`
@@ -99,8 +109,11 @@ public final class ThumbnailCache: Sendable {
 
     /// Which photo, and which version of it: what a thumbnail must match to be used.
     public struct Photo: Sendable, Hashable {
+        /// The photo's path.
         public let path: String
+        /// Its `file://` URI, whose MD5 names the thumbnail.
         public let uri: String
+        /// Its modification time in seconds, which a thumbnail must record to be valid.
         public let modificationTime: Int
     }
 
@@ -178,12 +191,15 @@ public final class ThumbnailCache: Sendable {
         public var embeddedHits = 0
         /// Photos decoded because no thumbnail would do.
         public var photoDecodes = 0
+        /// Thumbnails saved.
         public var written = 0
+        /// Failures saved so the photo is not tried again.
         public var failuresRecorded = 0
         /// Photos not tried because a failure of this version is on record.
         public var knownFailures = 0
     }
 
+    /// What the cache did so far.
     public var counters: Counters {
         var counters = Counters()
         counters.hits = tally.hits.load(ordering: .relaxed)

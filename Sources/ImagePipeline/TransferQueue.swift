@@ -5,10 +5,14 @@
 public enum RequestPriority {
     /// The detail view's original: before everything.
     public static let detail = -1
+    /// Added to a prefetch's distance: above every visible request's number.
     public static let prefetchBase = 1 << 20
+    /// The priority of a visible cell `distance` rows from the viewport's top.
 
     public static func visible(distance: Int) -> Int { max(0, min(distance, prefetchBase - 1)) }
+    /// The priority of a prefetch `distance` rows from the viewport.
     public static func prefetch(distance: Int) -> Int { prefetchBase + max(0, distance) }
+    /// Whether `priority` is a prefetch's.
     public static func isPrefetch(_ priority: Int) -> Bool { priority >= prefetchBase }
 }
 
@@ -25,8 +29,10 @@ public struct TransferPolicy: Sendable, Hashable {
     /// Transfers started per second, sustained, and in a burst (Nuke: 80/s, burst 25): a
     /// fling that passes hundreds of cells asks for what it will show, not all it passed.
     public var startsPerSecond = 80.0
+    /// Starts that may happen at once after a quiet spell (the bucket's size).
     public var burst = 25.0
 
+    /// A policy; the defaults are the measured ones (D-044).
     public init(connections: Int = 16, prefetchConnections: Int = 8, startsPerSecond: Double = 80, burst: Double = 25) {
         precondition(connections > 0 && (0...connections).contains(prefetchConnections), "TransferPolicy: bad connection counts")
         precondition(startsPerSecond > 0 && burst >= 1, "TransferPolicy: bad rate")
@@ -47,6 +53,7 @@ public struct TransferPolicy: Sendable, Hashable {
 /// - A priority may change while waiting (promotion, demotion) or running (a running
 ///   prefetch promoted to visible no longer counts against the prefetch cap).
 public struct TransferQueue<Key: Hashable & Sendable>: Sendable {
+    /// The limits it applies.
     public let policy: TransferPolicy
     private var waiting: [Key: (priority: Int, order: Int)] = [:]
     private var running: [Key: Int] = [:]
@@ -56,17 +63,24 @@ public struct TransferQueue<Key: Hashable & Sendable>: Sendable {
     /// Waiting prefetches promoted to visible so far.
     public private(set) var promoted = 0
 
+    /// An empty queue whose bucket is full at `now`.
     public init(policy: TransferPolicy = TransferPolicy(), now: Duration) {
         self.policy = policy
         tokens = policy.burst
         refilledAt = now
     }
 
+    /// Transfers waiting to start.
     public var waitingCount: Int { waiting.count }
+    /// Transfers running.
     public var runningCount: Int { running.count }
+    /// Running transfers that are prefetches.
     public var runningPrefetches: Int { running.values.count(where: RequestPriority.isPrefetch) }
+    /// Whether `key` waits to start.
     public func isWaiting(_ key: Key) -> Bool { waiting[key] != nil }
+    /// Whether `key` is running.
     public func isRunning(_ key: Key) -> Bool { running[key] != nil }
+    /// The priority of `key`, waiting or running; nil when it is neither.
     public func priority(of key: Key) -> Int? { waiting[key]?.priority ?? running[key] }
 
     /// Queues `key` (a key already waiting or running only has its priority updated).

@@ -136,6 +136,7 @@ public struct HitchMeter: Sendable {
         return span > .zero ? totalHitchTime.milliseconds / (span.milliseconds / 1000) : 0
     }
 
+    /// Apple's band for ``hitchRatio``.
     public var band: HitchBand { HitchBand(ratioMillisecondsPerSecond: hitchRatio) }
 
     /// The `p` quantile (nearest rank) of the last `count` commits (at most

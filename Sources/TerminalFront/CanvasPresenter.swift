@@ -14,6 +14,7 @@ import CellCanvas
 /// our picture of the screen stay exactly what was sent, so no partial frame is shown).
 /// Main thread only; needs a started ``TerminalSession``.
 public final class CanvasPresenter {
+    /// What colours the terminal shows (from its session).
     public let capability: ColorCapability
     /// What the terminal shows, and the frame's diff against it (shared with ``TestBackend``).
     private var diff = ScreenDiff()
@@ -54,6 +55,7 @@ public final class CanvasPresenter {
         let background: Int32
     }
 
+    /// A presenter for a started `session`.
     public init(session: TerminalSession) {
         capability = session.capability
         synchronized = session.supportsSynchronizedOutput

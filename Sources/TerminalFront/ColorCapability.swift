@@ -4,8 +4,11 @@ import CellCanvas
 public enum ColorCapability: String, Sendable, CaseIterable {
     /// 24-bit colours (e.g. TERM=xterm-direct).
     case direct
+    /// xterm's 256-colour palette.
     case palette256
+    /// The 16 theme colours (bright ones included).
     case palette16
+    /// The 8 basic colours.
     case palette8
     /// No colour: a monochrome terminal, or NO_COLOR set.
     case none

@@ -33,6 +33,7 @@ public struct OutputPacing: Sendable {
     /// The time a sample spans, at least (a shorter run of ticks behind counts when it
     /// spans ``shortestSample``).
     public static let window = Duration.milliseconds(100)
+    /// A sample shorter than this is not a rate (too few bytes to time).
     public static let shortestSample = Duration.milliseconds(20)
 
     private var samples: [Double] = []
@@ -58,6 +59,7 @@ public struct OutputPacing: Sendable {
     /// Where the current run of ticks behind began to be measured.
     private var runStart: (time: Duration, taken: Int)?
 
+    /// Pacing with nothing measured yet: it starts slow and learns the terminal's rate.
     public init() {}
 
     /// At a tick: the terminal's running total of bytes taken, and whether bytes are still
@@ -158,6 +160,7 @@ public struct CoalescedScroll: Sendable {
     private var by = 0
     private var unknown = false
 
+    /// No scroll yet.
     public init() {}
 
     /// Adds the hint of a frame that was not sent.

@@ -13,6 +13,7 @@ public struct ScreenDiff {
     /// What the terminal shows, in storage of its own (see ``Canvas/assign(_:)``); only
     /// meaningful while ``isValid``.
     public private(set) var shown = Canvas(columns: 0, rows: 0)
+    /// False until the first frame, and after ``invalidate()``: the next frame repaints all.
     public private(set) var isValid = false
     private var coalescedScroll = CoalescedScroll()
     /// Frames not sent because the terminal had not taken the one before (their changes
@@ -29,11 +30,15 @@ public struct ScreenDiff {
         public let scroll: Scroll?
     }
 
+    /// A region scroll the terminal performs (its kept rows shifted, the rest sent).
     public struct Scroll: Equatable {
+        /// The rows of the region.
         public let rows: Range<Int>
+        /// Rows the content moves up (down when negative).
         public let by: Int
     }
 
+    /// A diff with nothing shown yet: the first frame paints everything.
     public init() {}
 
     /// Forgets what is on screen (after a resize, a redraw request or a resume): the next

@@ -70,6 +70,7 @@ public protocol TerminalBackend: AnyObject {
     var outputStatistics: OutputStatistics { get }
     /// Bytes the last frame sent, and all frames so far.
     var bytesInLastFrame: Int { get }
+    /// Bytes all frames sent so far.
     var bytesWritten: Int { get }
     /// The bytes a whole paint of `canvas` from a clear screen takes, measured without
     /// sending it (not added to ``bytesWritten``): the yardstick for what scrolling frames send.
@@ -84,6 +85,7 @@ public protocol TerminalBackend: AnyObject {
 }
 
 extension TerminalBackend {
+    /// Shows `canvas` with no scroll hint (the diff still finds what changed).
     public func present(_ canvas: Canvas) { present(canvas, scrolled: nil) }
 }
 
@@ -95,15 +97,18 @@ public struct OutputStatistics: Sendable, Equatable {
     public var pendingBytesMax = 0
     /// The terminal's rate while it was behind (nil: it never was), bytes a second.
     public var drainMedian: Double?
+    /// The slowest rate measured while it was behind, bytes a second.
     public var drainMinimum: Double?
     /// Intervals measured.
     public var drainSamples = 0
 
+    /// Nothing measured yet.
     public init() {}
 }
 
 /// The real terminal through ncurses: a ``TerminalSession`` and its ``CanvasPresenter``.
 public final class NcursesBackend: TerminalBackend {
+    /// The terminal session (ncurses, the writer, the start-up probe's answers).
     public let session: TerminalSession
     private let presenter: CanvasPresenter
 
@@ -182,8 +187,10 @@ public final class NcursesBackend: TerminalBackend {
     public var hasDeferredPixels: Bool { presenter.hasDeferredPixels }
     /// Images kept for pixel cells, and the image rows the last frame drew.
     public var pixelImageCount: Int { presenter.pixelImageCount }
+    /// Image rows the last frame drew as pixels.
     public var pixelStripsInLastFrame: Int { presenter.pixelStripsInLastFrame }
     public var bytesInLastFrame: Int { presenter.bytesInLastFrame }
+    /// Bytes all frames sent so far.
     public var bytesWritten: Int { presenter.bytesWritten }
     public func measureFullPaint(_ canvas: Canvas) -> Int { presenter.measureFullPaint(canvas) }
     public var isHungUp: Bool { session.isHungUp }

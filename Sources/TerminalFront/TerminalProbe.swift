@@ -25,7 +25,13 @@
 public enum TerminalProbe {
     /// A colour as the terminal reported it, each component 0…1.
     public struct RGB: Sendable, Equatable {
-        public var red, green, blue: Double
+        /// Red, 0…1.
+        public var red: Double
+        /// Green, 0…1.
+        public var green: Double
+        /// Blue, 0…1.
+        public var blue: Double
+        /// A colour of these components, each 0…1.
         public init(red: Double, green: Double, blue: Double) { (self.red, self.green, self.blue) = (red, green, blue) }
         /// Relative luminance (sRGB weights) over one half.
         public var isLight: Bool { 0.2126 * red + 0.7152 * green + 0.0722 * blue > 0.5 }
@@ -51,8 +57,11 @@ public enum TerminalProbe {
 
     /// What the terminal answered.
     public struct Answers: Sendable, Equatable {
+        /// DEC mode 2026 (synchronized output) is known to the terminal.
         public var synchronizedOutput = false
+        /// The terminal answered kitty's graphics query.
         public var kittyGraphics = false
+        /// The terminal listed sixel graphics in its device attributes.
         public var sixel = false
         /// Colour registers a sixel image may use, when the terminal said.
         public var sixelColorRegisters: Int?
@@ -63,6 +72,7 @@ public enum TerminalProbe {
         /// The background colour, when the terminal said (OSC 11).
         public var background: RGB?
 
+        /// Nothing answered.
         public init() {}
 
         public static func == (a: Answers, b: Answers) -> Bool {

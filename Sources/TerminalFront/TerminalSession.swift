@@ -3,7 +3,9 @@ import CoreKit
 
 /// Why the terminal could not be used; the text is what the app prints before exiting.
 public enum TerminalError: Error, CustomStringConvertible, Equatable {
+    /// Standard input or output is not a terminal (a pipe, a file, no terminal at all).
     case notATerminal
+    /// ncurses could not start with this terminfo entry.
     case cannotInitialise(term: String)
 
     public var description: String {
@@ -26,6 +28,7 @@ public enum TerminalError: Error, CustomStringConvertible, Equatable {
 /// D-034), never in a signal handler.
 /// Main thread only.
 public final class TerminalSession {
+    /// Between a start and ``end()``.
     public private(set) var isActive = false
     /// What colours the terminal shows (`.none` without colour or with `NO_COLOR` set).
     public private(set) var capability = ColorCapability.none
@@ -52,6 +55,7 @@ public final class TerminalSession {
     /// not hold `q`; what is left is dropped, see ``TerminalWriter/finish(until:now:)``).
     public static let finishTimeout = Duration.milliseconds(400)
 
+    /// A session not yet started (``start()`` or ``startHeadless(rows:columns:)``).
     public init() {}
 
     /// Takes over the terminal: locale, raw-ish input, no cursor, alternate screen, wheel.

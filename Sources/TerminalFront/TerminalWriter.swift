@@ -71,6 +71,7 @@ public final class TerminalWriter {
         enqueue(bytes[...], writingNow: false)
     }
 
+    /// Appends `bytes` to what the terminal is to get and, with `writingNow`, hands over what it takes at once without blocking.
     public func enqueue(_ bytes: ArraySlice<UInt8>, writingNow: Bool = true) {
         guard !bytes.isEmpty, !hasFailed else { return }
         if descriptor < 0 {

@@ -13,6 +13,7 @@ import Synchronization
 /// no handler of its own: its handler called `endwin()` from the signal, wherever the main
 /// thread was, and under load now and then froze the app in it (a thread in malloc).
 public final class TerminationSignals {
+    /// The signals that end a run: SIGINT, SIGTERM and SIGHUP.
     public static let handled: [Int32] = [Platform.interrupt, Platform.terminate, Platform.hangUp]
 
     /// Written by the dispatch handlers, read by the frame loop.

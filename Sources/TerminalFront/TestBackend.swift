@@ -27,16 +27,20 @@ public final class TestBackend: TerminalBackend {
     /// What the terminal shows now (blank before the first frame).
     public private(set) var screen: Canvas
     public private(set) var bytesInLastFrame = 0
+    /// Bytes all frames would have sent.
     public private(set) var bytesWritten = 0
     /// Frames presented, and cells written by the last one.
     public private(set) var framesPresented = 0
+    /// Cells the last frame wrote (what the diff found changed).
     public private(set) var cellsWrittenInLastFrame = 0
     public var isHungUp = false
+    /// ``end()`` was called.
     public private(set) var hasEnded = false
     private var keys: [Key] = []
     /// The presenter's diff, shared with ``CanvasPresenter``.
     private var diff = ScreenDiff()
 
+    /// A terminal of `rows` × `columns` showing `capability` colours, blank.
     public init(rows: Int = 48, columns: Int = 160, capability: ColorCapability = .palette256) {
         size = (rows, columns)
         self.capability = capability
@@ -45,6 +49,7 @@ public final class TestBackend: TerminalBackend {
 
     /// Queues keys, read one per ``nextKey()`` call in order.
     public func type(_ keys: Key...) { self.keys += keys }
+    /// Queues keys, read one per ``nextKey()`` call in order.
     public func type(_ keys: [Key]) { self.keys += keys }
 
     /// Changes the size and queues the `.resize` key, as ncurses does on SIGWINCH.
@@ -84,6 +89,7 @@ public final class TestBackend: TerminalBackend {
     private var pendingMax = 0
     /// Frames not presented because the link had not taken the one before.
     public var coalescedFrames: Int { diff.coalescedFrames }
+    /// A frame was coalesced and none presented since.
     public var hasCoalescedFrame: Bool { diff.hasCoalescedFrame }
 
     /// From now on the terminal takes `bytesPerSecond`, in the time `now` reads.
@@ -147,6 +153,7 @@ public final class TestBackend: TerminalBackend {
 
     /// Pixel images kept for pixel cells, by id (what the real presenter would draw).
     public private(set) var pixelImages: [UInt32: PixelImage] = [:]
+    /// ``enablePixelImages()`` was called.
     public private(set) var pixelImagesEnabled = false
     public var pixelBytesPerFrame = Int.max
     public var hasDeferredPixels: Bool { false }
