@@ -56,12 +56,25 @@ test: deps
 	  elif [ $$status != 0 ]; then exit $$status; fi
 	python3 scripts/feed_e2e.py .build/debug/destinations .build/debug/destinations-feed
 	@$(MAKE) --no-print-directory examples
+	@$(MAKE) --no-print-directory docs
 
 # The examples (Examples/: an outside package that depends on the toolkit by path) build,
 # and each runs in tmux, shows what it should and quits cleanly (scripts/examples_e2e.py).
 examples: deps
 	cd Examples && $(SWIFT) build
 	python3 scripts/examples_e2e.py Examples/.build/debug
+
+# DocC for the library products (swift-docc-plugin), warnings as errors; then every public
+# symbol of them must have a doc comment (scripts/check_docs.py over the symbol graphs).
+# The archives land in .build/plugins/Swift-DocC/outputs/<Target>.doccarchive.
+DOC_TARGETS := CoreKit CellCanvas RenderLoop DiffableData CollectionKit ImagePipeline TerminalFront
+docs: deps
+	$(SWIFT) package --disable-sandbox generate-documentation $(foreach t,$(DOC_TARGETS),--target $(t)) --warnings-as-errors
+	@$(MAKE) --no-print-directory check-docs
+
+check-docs: deps
+	$(SWIFT) package dump-symbol-graph --minimum-access-level public > /dev/null
+	python3 scripts/check_docs.py
 
 # Screenshots of the examples from real runs in xterm under Xvfb (Examples/*/screenshot.png).
 examples-screenshots: deps deps-e2e

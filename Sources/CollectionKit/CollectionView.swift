@@ -15,7 +15,7 @@ import RenderLoop
 /// 4. data prefetch: index paths entering the preload range are requested in one batch,
 ///    nearest first; those leaving it (a reversal) are cancelled in one batch;
 /// 5. visible cells draw into the canvas.
-/// As an ``IdleWorkSource`` it prepares the next cells in the scroll direction within the
+/// As an `IdleWorkSource` it prepares the next cells in the scroll direction within the
 /// prepared range, one per job, in the frame's idle time. Main thread only.
 public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>: IdleWorkSource {
     /// Makes the cell for an item: call ``dequeueConfiguredReusableCell(using:for:item:)`` with a registration made once.

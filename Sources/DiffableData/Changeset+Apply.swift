@@ -9,8 +9,12 @@ extension Changeset {
     /// in place) at their new paths. A row that is both moved and updated is the old row,
     /// moved, then updated.
     /// - Parameters:
+    ///   - oldSections: the sections before, in order.
+    ///   - oldRows: each section's rows before.
     ///   - rowID: the identifier a row shows (needed for section reloads).
     ///   - makeRow: a row for an inserted item.
+    ///   - reload: a new row for a reloaded item.
+    ///   - reconfigure: edits a reconfigured item's row in place.
     /// - Complexity: O(n + c log c) for n rows and c changes.
     public func apply<Row>(
         sections oldSections: [SectionID], rows oldRows: [[Row]],

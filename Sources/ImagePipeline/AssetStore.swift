@@ -39,7 +39,7 @@ public struct AssetCompletion: Sendable {
 /// `asset(for:)` always answers at once: the prepared image if it is cached, else a
 /// placeholder (never a decode). `download` checks the cache, else hands the request to
 /// its loader, which fetches and prepares off the main thread (nearest the viewport first)
-/// and posts the result to a mailbox; the frame's drain step calls ``deliverCompletions(limit:)``,
+/// and posts the result to a mailbox; the frame's drain step calls `deliverCompletions(limit:)`,
 /// which caches each result and runs its completion on the main thread unless the request
 /// was cancelled. Completions are closures over UI state, so they never leave the main
 /// thread: workers only see Sendable values.
@@ -190,7 +190,7 @@ public final class AssetStore {
 
     /// Starts preparing `key` (lower `priority` runs sooner) and returns the handle that
     /// cancels it. `completion` runs later, on the main thread, inside
-    /// ``deliverCompletions(limit:)``; never synchronously, never for a cancelled request.
+    /// `deliverCompletions(limit:)`; never synchronously, never for a cancelled request.
     public func download(_ key: PreparedImageKey, priority: Int = 0,
                          completion: @escaping (Result<CellImage, ImageError>) -> Void) -> Cancellable {
         let request = nextRequest
@@ -311,14 +311,14 @@ public final class AssetStore {
     /// Requests neither delivered nor cancelled.
     public var pendingCount: Int { pending.values.count { !$0.cancellable.isCancelled } }
 
-    /// True when the next ``deliverCompletions(limit:)`` may have something to do (never
+    /// True when the next `deliverCompletions(limit:)` may have something to do (never
     /// waits for a worker): a frame loop that wants to sleep asks this first.
     public var hasWorkForMainThread: Bool {
         !backlog.isEmpty || !unsubmitted.isEmpty || loader.inbox.mayHaveMessages || loader.hasDueCompletions
     }
 
     /// When a scripted loader's next completion falls due (nil for threads, which wake
-    /// the loop through the mailbox's ``WakeSignal`` instead).
+    /// the loop through the mailbox's `WakeSignal` instead).
     public var nextDueTime: Duration? { loader.nextDueTime }
 
     /// Requests still waiting to be handed to the loader.

@@ -30,7 +30,7 @@ public struct CellImage: Sendable, Hashable {
     /// Row by row.
     public let cells: [Cell]
     /// The kitty image these cells are placeholders of (``KittyGraphics``), or the picture
-    /// they stand for (``PixelCell``: sixel, iTerm2, 24-bit symbols); nil for a symbol
+    /// they stand for (`PixelCell`: sixel, iTerm2, 24-bit symbols); nil for a symbol
     /// mosaic the cells themselves show.
     public let graphicID: UInt32?
     /// The escape sequences that send that image to the terminal: carried from the worker
@@ -62,7 +62,7 @@ public struct CellImage: Sendable, Hashable {
     }
 
     /// Cells standing for image `id` that the presenter draws from `strips`, one per row of
-    /// cells (``PixelCell``): sixel, iTerm2 images, or 24-bit symbols (``TextStrips``); or
+    /// cells (`PixelCell`): sixel, iTerm2 images, or 24-bit symbols (``TextStrips``); or
     /// kitty placements of an image sent first by `transmission` (its decoded `pixels` then
     /// held by the terminal), whose strips linger.
     public init(pixelImage id: UInt32, columns: Int, strips: [[UInt8]], fallback: [Cell], reachesBelowItsRow: Bool,

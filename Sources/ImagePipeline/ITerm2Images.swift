@@ -1,7 +1,7 @@
 import CellCanvas
 
 /// iTerm2's inline images (OSC 1337 `File=`), one per row of cells, for the presenter's
-/// pixel cells like sixel strips (``PixelCell``): iTerm2 (and WezTerm, mintty, Konsole …)
+/// pixel cells like sixel strips (`PixelCell`): iTerm2 (and WezTerm, mintty, Konsole …)
 /// draws such an image at the cursor, scaled to the cells named, and keeps it with those
 /// cells as they scroll; text written over a cell replaces it.
 ///

@@ -187,19 +187,19 @@ public enum ImageOutput: Sendable {
     case kitty(cellPixels: (width: Int, height: Int), throughTmux: Bool)
     /// kitty graphics by direct placement, for terminals without Unicode placeholders: the
     /// PNG, transmitted once, and a placement per row of cells (``KittyGraphics/placements(id:columns:rows:cellPixels:)``)
-    /// the presenter draws for ``PixelCell`` cells like sixel strips, and deletes when
-    /// their cells show something else (``PixelImage/lingers``).
+    /// the presenter draws for `PixelCell` cells like sixel strips, and deletes when
+    /// their cells show something else (`PixelImage.lingers`).
     case kittyPlacement(cellPixels: (width: Int, height: Int))
     /// Sixel strips (``SixelEncoder``) of `cellPixels` per cell in at most `colors`
-    /// colours, and ``PixelCell`` cells the presenter draws them for.
+    /// colours, and `PixelCell` cells the presenter draws them for.
     case sixel(cellPixels: (width: Int, height: Int), colors: Int)
 
     /// A symbol mosaic in 24-bit colour that the presenter writes itself (``TextStrips``),
-    /// through ``PixelCell`` cells like sixel, so it needs no ncurses colour pair; the
+    /// through `PixelCell` cells like sixel, so it needs no ncurses colour pair; the
     /// mosaic in the 256-colour palette is the fallback.
     case truecolorSymbols
     /// iTerm2's inline images (``ITerm2Images``), a PNG per row of cells, through
-    /// ``PixelCell`` cells like sixel.
+    /// `PixelCell` cells like sixel.
     case iterm2(cellPixels: (width: Int, height: Int))
 
     /// The terminal keeps the images by kitty id (placeholders or direct placement): those
@@ -210,7 +210,7 @@ public enum ImageOutput: Sendable {
         default: false
         }
     }
-    /// The presenter draws the images' cells from strips (``PixelImage``): sixel, iTerm2
+    /// The presenter draws the images' cells from strips (`PixelImage`): sixel, iTerm2
     /// images, 24-bit symbols, or kitty placements.
     public var drawsPixelCells: Bool {
         switch self {

@@ -17,7 +17,7 @@ public enum SixelEncoder {
     /// - Complexity: O(pixels × colours used per 6-pixel band) to encode, plus
     ///   O(histogram cells used × colors) to build the palette.
     ///
-    /// `coloursPerBand` caps the colours of each 6-pixel band (see ``limitBand(_:width:rows:palette:cap:)``);
+    /// `coloursPerBand` caps the colours of each 6-pixel band (see `limitBand(_:width:rows:palette:cap:)`);
     /// nil keeps every colour of the palette.
     public static func strips(of pixels: PixelBuffer, cellHeight: Int, colors: Int = 256, coloursPerBand: Int? = defaultColoursPerBand) -> [[UInt8]] {
         precondition(cellHeight > 0 && colors >= 2, "SixelEncoder: cell height \(cellHeight), \(colors) colours")

@@ -7,7 +7,7 @@ import CellCanvas
 /// whole screen each time it redefines one: a flung grid of 24-bit mosaics used them up in
 /// seconds and hitched (DECISIONS.md, D-033). Written as SGR `38;2` / `48;2` sequences
 /// (only where a cell's colours differ from its left neighbour's), the same cells cost no
-/// pair at all; the presenter draws them like sixel strips (``PixelCell``, D-035), with the
+/// pair at all; the presenter draws them like sixel strips (`PixelCell`, D-035), with the
 /// mosaic in the 256-colour palette as the fallback.
 public enum TextStrips {
     /// One strip per row of `cells` (`columns` wide): SGR and glyphs, ending with a reset;

@@ -3,7 +3,7 @@
 /// Called on the thread that runs the scheduler (the main thread in the app), never
 /// concurrently.
 public protocol FrameDelegate: AnyObject {
-    /// Delivers what background work posted since the last frame (see ``Mailbox``).
+    /// Delivers what background work posted since the last frame (see `Mailbox`).
     func drainMailbox(for frame: FrameInfo)
     /// Input, physics, layout, cell preparation, drawing and presenting.
     func commit(_ frame: FrameInfo)
@@ -107,7 +107,10 @@ public final class FrameScheduler {
     private var commitPredictor = CostPredictor()
     private var jobPredictors: [String: CostPredictor] = [:]
 
+    /// A scheduler ticking at `refreshRate` on `clock`.
     /// - Parameters:
+    ///   - refreshRate: the rate of the ticks (changed later by ``changeRefreshRate(to:)``).
+    ///   - clock: a ``MonotonicClock`` in an app, a ``VirtualClock`` in tests.
     ///   - start: time of the first tick; defaults to the clock's current time.
     ///   - tracedFrameLimit: records kept whole for ``HitchMeter/records`` (a trace).
     public init(refreshRate: RefreshRate = .hz60, clock: any FrameClock, startingAt start: Duration? = nil,

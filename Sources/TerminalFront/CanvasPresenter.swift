@@ -68,7 +68,7 @@ public final class CanvasPresenter {
     /// writes every cell.
     public func invalidate() { diff.invalidate() }
 
-    /// From now on ``PixelCell`` cells are drawn as the pixels of the images handed over
+    /// From now on `PixelCell` cells are drawn as the pixels of the images handed over
     /// with ``updatePixelImages(defined:forgotten:)`` (sixel, inline images, 24-bit symbols).
     public func enablePixelImages() {
         guard pixels == nil else { return }
@@ -97,7 +97,9 @@ public final class CanvasPresenter {
     /// Writes the changed cells and updates the screen.
     /// - Complexity: O(cells) to compare; ncurses calls only for changed cells.
     ///
-    /// - Parameter scrolled: rows of the canvas whose content moved up by `by` rows (down
+    /// - Parameters:
+    ///   - canvas: the frame, whole.
+    ///   - scrolled: rows of the canvas whose content moved up by `by` rows (down
     ///   when negative) since the last frame. Those rows are shifted on the screen we keep
     ///   and in ncurses' window (`wscrl` in a scroll region) before comparing, so only the
     ///   newly exposed rows differ: the CPU cost and the bytes of a scrolling frame follow

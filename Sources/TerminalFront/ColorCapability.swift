@@ -16,6 +16,7 @@ public enum ColorCapability: String, Sendable, CaseIterable {
     /// - Parameters:
     ///   - colors: terminfo's colour count (ncurses' COLORS).
     ///   - directFlag: terminfo's RGB flag.
+    ///   - noColor: `NO_COLOR` is set: no colour whatever the terminal has.
     public static func detect(colors: Int, directFlag: Bool, noColor: Bool) -> ColorCapability {
         if noColor || colors < 8 { return .none }
         if directFlag { return .direct }

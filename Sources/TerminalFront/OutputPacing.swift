@@ -3,7 +3,7 @@
 /// a constant (issue 23).
 ///
 /// A rate is known only while the terminal is the bottleneck: while bytes wait at every
-/// tick, what it took is what it can take (``observe(at:bytesTaken:behind:)``). The kernel
+/// tick, what it took is what it can take (`observe(at:bytesTaken:behind:)`). The kernel
 /// takes bytes in bursts (a tick may see 4 KB taken, the next none), so a sample spans at
 /// least ``window`` of such ticks, or a whole shorter run of them. Budgets use a moving
 /// estimate of those samples with a margin; when frames keep up while optional bytes were left for want of budget, the

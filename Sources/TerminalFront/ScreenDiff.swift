@@ -10,7 +10,7 @@ import CellCanvas
 /// the canvas as shown. While the terminal is behind, ``coalesce(_:)`` keeps a frame's
 /// scroll for the next one sent, so the screen model stays exactly what was sent.
 public struct ScreenDiff {
-    /// What the terminal shows, in storage of its own (see ``Canvas/assign(_:)``); only
+    /// What the terminal shows, in storage of its own (see `Canvas.assign(_:)`); only
     /// meaningful while ``isValid``.
     public private(set) var shown = Canvas(columns: 0, rows: 0)
     /// False until the first frame, and after ``invalidate()``: the next frame repaints all.

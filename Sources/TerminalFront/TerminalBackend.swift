@@ -31,7 +31,7 @@ public protocol TerminalBackend: AnyObject {
     /// Writes escape sequences that are not cells (image transmissions and deletions),
     /// before the next frame's cells; counted in ``bytesWritten``.
     func sendGraphics(_ bytes: [UInt8])
-    /// Draws ``PixelCell`` cells as pixels from now on (sixel).
+    /// Draws `PixelCell` cells as pixels from now on (sixel).
     func enablePixelImages()
     /// The images pixel cells may name from now on, and ids none will name again.
     func updatePixelImages(defined: [PixelImage], forgotten: [UInt32])

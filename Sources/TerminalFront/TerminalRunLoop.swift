@@ -1,6 +1,6 @@
 import RenderLoop
 
-/// A ``FrameDelegate`` that draws into a terminal: the frame loop hands the terminal each
+/// A `FrameDelegate` that draws into a terminal: the frame loop hands the terminal each
 /// committed frame right after the commit, keeps handing it what it takes while waiting for
 /// the next tick, and counts a tick at which the terminal had not taken the last frame as a
 /// terminal hitch. Conform, implement `commit(_:)` (read keys, draw, `present`), and run it

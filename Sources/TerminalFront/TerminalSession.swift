@@ -59,7 +59,7 @@ public final class TerminalSession {
     public init() {}
 
     /// Takes over the terminal: locale, raw-ish input, no cursor, alternate screen, wheel.
-    /// From here on ncurses writes into ``capture`` and every byte reaches the terminal
+    /// From here on ncurses writes into `capture` and every byte reaches the terminal
     /// through ``writer``, which never blocks (D-039).
     public func start() throws(TerminalError) {
         guard Platform.standardStreamsAreTerminals else { throw .notATerminal }

@@ -6,11 +6,11 @@
 /// 100 KB/s). Here every frame is appended to a pending buffer and handed to a
 /// non-blocking descriptor of the terminal (an open file of its own, so the shell's stays
 /// blocking) as fast as the terminal takes it: at once, between ticks while the loop waits
-/// (``wait(until:)``), and before each frame. The presenter asks ``isBehind`` before it
+/// (`wait(until:)`), and before each frame. The presenter asks ``isBehind`` before it
 /// draws and coalesces while it is (D-039).
 ///
 /// With ``Delivery/thread`` (`--output-writer thread`; measured against these writes in
-/// D-039) the bytes go to a ``WriterThread`` instead, which writes them as the terminal
+/// D-039) the bytes go to a `WriterThread` instead, which writes them as the terminal
 /// takes them; everything else here is the same for both. The kernel's pty buffer (about
 /// 16 KB) is invisible from this side (`TIOCOUTQ` reads 0 on a Linux pty), so what the
 /// terminal takes is what these writes hand over.
@@ -26,7 +26,7 @@ public final class TerminalWriter {
     public enum Delivery: String, Sendable, CaseIterable {
         /// The main thread, with non-blocking writes, between and after its frames.
         case nonBlocking = "non-blocking"
-        /// A thread of its own, handed each frame's bytes (``WriterThread``).
+        /// A thread of its own, handed each frame's bytes (`WriterThread`).
         case thread
 
         /// What the app uses: the main thread's own writes. Measured side by side (D-039),
