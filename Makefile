@@ -57,6 +57,8 @@ test: deps
 	python3 scripts/feed_e2e.py .build/debug/destinations .build/debug/destinations-feed
 	@$(MAKE) --no-print-directory examples
 	@$(MAKE) --no-print-directory docs
+	@# The main-thread types cannot reach another thread: files the compiler must refuse.
+	python3 scripts/check_isolation.py
 
 # The examples (Examples/: an outside package that depends on the toolkit by path) build,
 # and each runs in tmux, shows what it should and quits cleanly (scripts/examples_e2e.py).
