@@ -12,10 +12,10 @@ import Testing
         let dependencies: Set<String>
     }
 
-    /// The non-test targets of Package.swift that have Swift sources, with their
-    /// dependencies (products by their name).
-    static func packageTargets() throws -> [Target] {
-        let text = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+    /// The non-test targets of Package.swift (or of the manifest at `manifest`) that have
+    /// Swift sources, with their dependencies (products by their name).
+    static func packageTargets(manifest: String = "Package.swift") throws -> [Target] {
+        let text = try String(contentsOf: root.appendingPathComponent(manifest), encoding: .utf8)
         var targets: [Target] = []
         for opener in [".target(", ".executableTarget("] {
             var searchStart = text.startIndex
@@ -111,6 +111,25 @@ import Testing
         for target in targets {
             for (file, module) in try Self.imports(under: target.path) where !Self.system.contains(module) && module != target.name {
                 #expect(target.dependencies.contains(module), "\(file) imports \(module), which \(target.name) may not (see ARCHITECTURE.md)")
+            }
+        }
+    }
+
+    /// Examples/ is an outside package: it may use the toolkit's library products and
+    /// nothing else of it, and every import of an example is a dependency it declares.
+    @Test func theExamplesUseOnlyTheToolkitsLibraryProducts() throws {
+        let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let libraries = Set(Self.allMatches(#"\.library\(name:\s*"([^"]+)""#, in: manifest))
+        #expect(libraries.isSuperset(of: ["CellCanvas", "RenderLoop", "DiffableData", "CollectionKit", "ImagePipeline", "TerminalFront"]))
+        let examples = try Self.packageTargets(manifest: "Examples/Package.swift")
+        #expect(Set(examples.map(\.name)) == ["hello-list", "process-list", "file-browser"])
+        for example in examples {
+            #expect(example.dependencies.isSubset(of: libraries),
+                    "\(example.name) depends on \(example.dependencies.subtracting(libraries).sorted()), which are not library products")
+            let files = try Self.imports(under: "Examples/\(example.path)")
+            #expect(!files.isEmpty, "no imports read under Examples/\(example.path)")
+            for (file, module) in files where !Self.system.contains(module) {
+                #expect(example.dependencies.contains(module), "\(file) imports \(module), which \(example.name) does not declare")
             }
         }
     }
