@@ -14,5 +14,20 @@ public enum FeedInputs {
         _ = PlainText.fromHTML(text)
         _ = HTTPDate.parse(text)
         _ = ByteRange(header: text)?.resolved(length: bytes.count)
+        // The cache's parsers (issue 26): the bytes as Cache-Control, Expires, Age and Vary
+        // lines of a stored response, judged at a few times.
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let control = CacheControl(parsing: lines)
+        precondition((control.maxAge ?? 0) >= 0 && (control.staleIfError ?? 0) >= 0, "a negative delta-seconds")
+        let fields = HTTPFields(lines.map { ("Cache-Control", $0) } + lines.map { ("Expires", $0) } + lines.prefix(2).map { ("Age", $0) }
+                                + lines.prefix(2).map { ("Vary", $0) } + [("Date", text), ("Last-Modified", text), ("ETag", text)])
+        for (sent, received) in [(Int64(0), Int64(0)), (1_800_000_000, 1_800_000_002), (0, 1 << 40)] {
+            for now in [received, received + 86_400, 1 << 50] {
+                _ = CachePolicy.use(status: 200, response: fields, requestTime: sent, responseTime: received, now: now)
+                _ = CachePolicy.mayServeOnError(status: 200, response: fields, requestTime: sent, responseTime: received, now: now)
+            }
+        }
+        _ = CachePolicy.isStorable(status: 200, response: fields)
+        _ = CachePolicy.varyNames(fields).map { CachePolicy.secondaryKey(names: $0, request: fields) }
     }
 }
