@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // `make docs`: the DocC catalogues of the library products (swift package generate-documentation).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // What lasts (issue 26): SQLite for the HTTP cache's index and the app's state.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // C libraries, each behind a shim header and one Swift file that imports it.
@@ -70,6 +72,10 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
+
+        // The HTTP cache on disk (RFC 9111's rules from FeedFormat; bodies as files, an
+        // index in SQLite through GRDB; a cap enforced on write).
+        .target(name: "HTTPCache", dependencies: ["CoreKit", "FeedFormat", .product(name: "GRDB", package: "GRDB.swift")]),
 
         // A feed to browse on loopback (Hummingbird): the bundled posts or a photo folder as a
         // Mastodon timeline, with a network shaped by flags. Not linked into the app.
@@ -129,6 +135,9 @@ let package = Package(
         .testTarget(name: "CollectionKitTests", dependencies: ["CoreKit", "CollectionKit", "CellCanvas", "DiffableData", "RenderLoop", "TestSupport"]),
         .testTarget(name: "DestinationsModelTests", dependencies: ["CoreKit", "DestinationsModel", "ImagePipeline"]),
         .testTarget(name: "FeedFormatTests", dependencies: ["FeedFormat"]),
+        .testTarget(name: "HTTPCacheTests", dependencies: ["FeedFormat", "HTTPCache", "cache-torture"]),
+        // Killed with SIGKILL mid-write by HTTPCacheTests.
+        .executableTarget(name: "cache-torture", dependencies: ["FeedFormat", "HTTPCache"], path: "Tests/CacheTorture"),
         // The client against destinations-feed on loopback, in-process.
         .testTarget(name: "FeedTests", dependencies: ["CoreKit", "FeedClient", "FeedFormat", "FeedServer", "ImagePipeline",
                                                     .product(name: "Logging", package: "swift-log")]),
