@@ -65,7 +65,7 @@ let package = Package(
 
         // The network: pages of a feed and photos over HTTP (async-http-client), below the frame loop.
         .target(name: "FeedClient", dependencies: [
-            "CoreKit", "FeedFormat", "ImagePipeline",
+            "CoreKit", "FeedFormat", "HTTPCache", "ImagePipeline",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -139,7 +139,7 @@ let package = Package(
         // Killed with SIGKILL mid-write by HTTPCacheTests.
         .executableTarget(name: "cache-torture", dependencies: ["FeedFormat", "HTTPCache"], path: "Tests/CacheTorture"),
         // The client against destinations-feed on loopback, in-process.
-        .testTarget(name: "FeedTests", dependencies: ["CoreKit", "FeedClient", "FeedFormat", "FeedServer", "ImagePipeline",
+        .testTarget(name: "FeedTests", dependencies: ["CoreKit", "FeedClient", "FeedFormat", "FeedServer", "HTTPCache", "ImagePipeline",
                                                     .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ImagePipelineTests", dependencies: ["CoreKit", "CellCanvas", "ImagePipeline"], resources: [.copy("Fixtures")]),
         // ARCHITECTURE.md, Package.swift and the sources' imports agree.

@@ -3,6 +3,7 @@
 internal import AsyncHTTPClient
 import CoreKit
 import FeedFormat
+import HTTPCache
 import Foundation
 import ImagePipeline
 internal import NIOCore
@@ -108,10 +109,21 @@ public final class HTTPFetcher: Sendable {
     let requests = Lock(0)
     /// Requests that resumed a body after a dropped connection (``fetchResuming(_:limit:deadline:maximumResumes:onBytes:)``).
     let resumed = Lock(0)
+    /// Where ``fetchCached(_:headers:limit:deadline:authorized:resuming:onBytes:)`` keeps
+    /// responses between runs (nil: it fetches every time).
+    public let cache: DiskCache?
+    /// Seconds since 1970, for the cache's ages (a test's own clock).
+    let now: @Sendable () -> Int64
+    let cacheTally = Lock(CacheTally())
 
     /// `token`: sent as `Authorization: Bearer` to the feed's host only. `trust`: a PEM
     /// certificate to trust besides the system's (a server of your own, a test's).
-    public init(token: String? = nil, userAgent: String = "destinations", trust: String? = nil, connectTimeout: Duration = .seconds(5)) throws {
+    /// `cache`: responses kept between runs as RFC 9111 allows; `now`: the clock their ages
+    /// are read on (seconds since 1970).
+    public init(token: String? = nil, userAgent: String = "destinations", trust: String? = nil, connectTimeout: Duration = .seconds(5),
+                cache: DiskCache? = nil, now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) throws {
+        self.cache = cache
+        self.now = now
         var tls = TLSConfiguration.makeClientConfiguration()
         if let trust {
             do {

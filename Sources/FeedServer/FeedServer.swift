@@ -39,6 +39,8 @@ public struct FeedServer: Sendable {
     public let stats = ServerStats()
     let options: Options
     let routes: FeedRoutes
+    /// `/_cache/…`: responses with the caching headers a test names (``CacheRoutes``).
+    let cacheRoutes = CacheRoutes()
 
     /// Reads the catalogue; throws a message for a bad folder or flag.
     public init(options: Options) throws {
@@ -90,6 +92,7 @@ public struct FeedServer: Sendable {
         let router = Router()
         routes.add(to: router)
         HostileRoutes(posts: routes.posts, media: routes.media, scheme: routes.scheme).add(to: router)
+        cacheRoutes.add(to: router)
         var logger = Logger(label: "destinations-feed")
         logger.logLevel = options.logLevel
         let server: HTTPServerBuilder

@@ -1,0 +1,140 @@
+import CoreKit
+import FeedClient
+import FeedFormat
+import Foundation
+import HTTPCache
+import Testing
+
+/// Each RFC 9111 behaviour of the client's disk cache against destinations-feed's `/_cache/`
+/// routes, which send exactly the caching headers a test names and count what reaches them.
+/// Ages are read on the test's own clock: nothing here waits for time to pass.
+@Suite(.serialized) struct HTTPCacheFeedTests {
+    struct Count: Decodable, Equatable { var requests = 0, notModified = 0 }
+
+    /// A fetcher with a disk cache in a fresh folder (or `folder`) and a clock the test moves.
+    final class Client: Sendable {
+        /// Starts at the real time: the server dates its answers on the real clock, and a
+        /// client clock ahead of it would make every answer old on arrival (apparent age).
+        let clock = Lock<Int64>(Int64(Date().timeIntervalSince1970))
+        let fetcher: HTTPFetcher
+        let folder: String
+        init(folder: String? = nil) throws {
+            self.folder = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("http-cache-\(UUID().uuidString)").path
+            let clock = clock
+            fetcher = try HTTPFetcher(cache: try DiskCache(folder: self.folder, capacity: 1 << 20), now: { clock.withLock { $0 } })
+        }
+        func advance(_ seconds: Int64) { clock.withLock { $0 += seconds } }
+        func get(_ url: String, _ headers: [(String, String)] = []) async throws -> String {
+            String(decoding: try await fetcher.fetchCached(url, headers: headers, limit: 1 << 20, deadline: .seconds(30)).bytes, as: UTF8.self)
+        }
+    }
+
+    static func counts(_ feed: LoopbackFeed) async throws -> [String: Count] {
+        let plain = try HTTPFetcher()
+        defer { plain.shutdown() }
+        let body = try await plain.fetch("\(feed.base)/_cache/_counts", limit: 1 << 20, deadline: .seconds(30)).bytes
+        return try JSONDecoder().decode([String: Count].self, from: Data(body))
+    }
+
+    @Test func aFreshResponseIsUsedWithoutARequestThenRevalidatedWithItsETag() async throws {
+        let feed = try await LoopbackFeed.start()
+        defer { Task { await feed.stop() } }
+        let client = try Client()
+        defer { client.fetcher.shutdown() }
+        let url = "\(feed.base)/_cache/fresh?cc=max-age%3D100&etag=v1&body=hello"
+        #expect(try await client.get(url) == "hello")
+        client.advance(90)  // (the server's Date has whole seconds: ages here may read 1 s more)
+        #expect(try await client.get(url) == "hello")
+        #expect(try await Self.counts(feed)["fresh"] == Count(requests: 1, notModified: 0))
+        client.advance(20)  // 110 s old: stale
+        #expect(try await client.get(url) == "hello")
+        #expect(try await Self.counts(feed)["fresh"] == Count(requests: 2, notModified: 1))
+        let tally = client.fetcher.cacheFigures
+        #expect(tally.diskHits == 1 && tally.revalidated304 == 1 && tally.bytesSaved == 10)
+    }
+
+    /// A second run (a new cache on the same folder) while entries are fresh asks nothing.
+    @Test func aSecondRunWhileFreshSendsNoRequest() async throws {
+        let feed = try await LoopbackFeed.start()
+        defer { Task { await feed.stop() } }
+        let first = try Client()
+        let url = "\(feed.base)/_cache/again?cc=max-age%3D600&body=photo-bytes"
+        #expect(try await first.get(url) == "photo-bytes")
+        first.fetcher.shutdown()
+        let second = try Client(folder: first.folder)
+        defer { second.fetcher.shutdown() }
+        #expect(try await second.get(url) == "photo-bytes")
+        #expect(try await Self.counts(feed)["again"]?.requests == 1)
+        #expect(second.fetcher.bytesReceived == 0)
+    }
+
+    @Test func noStoreIsAskedEveryTimeAndNoCacheIsRevalidatedEveryTime() async throws {
+        let feed = try await LoopbackFeed.start()
+        defer { Task { await feed.stop() } }
+        let client = try Client()
+        defer { client.fetcher.shutdown() }
+        for _ in 0..<3 { _ = try await client.get("\(feed.base)/_cache/never?cc=no-store&etag=x") }
+        #expect(try await Self.counts(feed)["never"] == Count(requests: 3, notModified: 0))
+        for _ in 0..<3 { _ = try await client.get("\(feed.base)/_cache/ask?cc=max-age%3D600%2C%20no-cache&etag=x") }
+        #expect(try await Self.counts(feed)["ask"] == Count(requests: 3, notModified: 2))
+    }
+
+    @Test func lastModifiedAloneRevalidatesWithIfModifiedSince() async throws {
+        let feed = try await LoopbackFeed.start()
+        defer { Task { await feed.stop() } }
+        let client = try Client()
+        defer { client.fetcher.shutdown() }
+        let url = "\(feed.base)/_cache/dated?cc=max-age%3D0&modified=1700000000"
+        _ = try await client.get(url)
+        _ = try await client.get(url)
+        #expect(try await Self.counts(feed)["dated"] == Count(requests: 2, notModified: 1))
+    }
+
+    /// Inside `stale-while-revalidate` the stored copy comes back at once and the server is
+    /// asked behind it; past the window the client waits for the server.
+    @Test func staleWhileRevalidateAnswersAtOnceAndRefreshesBehind() async throws {
+        let feed = try await LoopbackFeed.start()
+        defer { Task { await feed.stop() } }
+        let client = try Client()
+        defer { client.fetcher.shutdown() }
+        let url = "\(feed.base)/_cache/swr?cc=max-age%3D10%2C%20stale-while-revalidate%3D100&etag=v1&body=old"
+        _ = try await client.get(url)
+        client.advance(50)
+        #expect(try await client.get(url) == "old")
+        #expect(client.fetcher.cacheFigures.staleServed == 1)
+        let deadline = ContinuousClock.now + .seconds(60)  // a bound for a hang, not a timing
+        while try await Self.counts(feed)["swr"]?.notModified != 1, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(try await Self.counts(feed)["swr"] == Count(requests: 2, notModified: 1))
+    }
+
+    /// Inside `stale-if-error` a failing server gets the stored copy used; past it, the error.
+    @Test func staleIfErrorStandsInForABrokenServerWithinItsWindow() async throws {
+        let feed = try await LoopbackFeed.start()
+        defer { Task { await feed.stop() } }
+        let client = try Client()
+        defer { client.fetcher.shutdown() }
+        let url = "\(feed.base)/_cache/sie?cc=max-age%3D10%2C%20stale-if-error%3D100&etag=v1&body=kept"
+        _ = try await client.get(url)
+        let plain = try HTTPFetcher()
+        _ = try await plain.fetch("\(feed.base)/_cache/_fail?name=sie", limit: 1 << 10, deadline: .seconds(30))
+        plain.shutdown()
+        client.advance(60)
+        #expect(try await client.get(url) == "kept")
+        #expect(client.fetcher.cacheFigures.staleServed == 1)
+        client.advance(100)  // 160 s old: 150 s stale, past the window
+        await #expect(throws: FetchError.self) { _ = try await client.get(url) }
+    }
+
+    @Test func varyKeepsOneCopyPerRequestVariant() async throws {
+        let feed = try await LoopbackFeed.start()
+        defer { Task { await feed.stop() } }
+        let client = try Client()
+        defer { client.fetcher.shutdown() }
+        let url = "\(feed.base)/_cache/vary?cc=max-age%3D600&vary=Accept&body=photo"
+        #expect(try await client.get(url, [("Accept", "image/jpeg")]) == "photo for image/jpeg")
+        #expect(try await client.get(url, [("Accept", "image/png")]) == "photo for image/png")
+        #expect(try await client.get(url, [("Accept", "image/jpeg")]) == "photo for image/jpeg")
+        #expect(try await client.get(url, [("Accept", "image/png")]) == "photo for image/png")
+        #expect(try await Self.counts(feed)["vary"]?.requests == 2)
+    }
+}
