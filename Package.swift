@@ -101,7 +101,7 @@ let package = Package(
         .executableTarget(
             name: "destinations",
             dependencies: [
-                "CoreKit", "CellCanvas", "CollectionKit", "DestinationsModel", "FeedClient", "FeedFormat", "ImagePipeline", "RenderLoop", "DiffableData",
+                "CoreKit", "CellCanvas", "CollectionKit", "DestinationsModel", "FeedClient", "FeedFormat", "HTTPCache", "ImagePipeline", "RenderLoop", "DiffableData",
                 "TerminalFront",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

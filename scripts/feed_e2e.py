@@ -89,7 +89,8 @@ def main():
         tmux("kill-server")
         folders_before = set(photo_folders())
         status_file = os.path.join(scratch, "status")
-        command = f"{app} --feed {feed.timeline}; echo $? > {status_file}; sleep 60"
+        # A disk cache of its own (issue 26): nothing from an earlier run on this machine.
+        command = f"env XDG_CACHE_HOME={scratch}/cache {app} --feed {feed.timeline}; echo $? > {status_file}; sleep 60"
         tmux("new-session", "-d", "-s", "e2e", "-x", "160", "-y", "48", command)
         try:
             first = wait_for(lambda text: pages_in(text.splitlines()[0] if text else "") is not None and "♥" in text, "no feed header or posts")
@@ -133,7 +134,7 @@ def main():
 
     # 4. Escape sequences in statuses.
     with FeedServer(server, "--posts", "20") as feed:
-        tmux("new-session", "-d", "-s", "e2e", "-x", "160", "-y", "48", f"{app} --feed {feed.base}/_hostile/escapes; sleep 60")
+        tmux("new-session", "-d", "-s", "e2e", "-x", "160", "-y", "48", f"env XDG_CACHE_HOME={tempfile.gettempdir()}/feed-e2e-escapes-cache {app} --feed {feed.base}/_hostile/escapes; sleep 60")
         try:
             # The title is the image's alt text (a DCS sequence), the region a CSI and a C1 CSI:
             # what is left of each is plain text, and the screen was not cleared.

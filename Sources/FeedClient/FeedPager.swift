@@ -165,7 +165,7 @@ public final class FeedPager: Sendable {
 
     static func page(_ url: String, fetcher: HTTPFetcher) async throws(FetchError) -> FeedPageArrival {
         let started = ContinuousClock.now
-        let body = try await fetcher.fetch(url, headers: [("Accept", "application/json")], limit: pageLimit, deadline: pageDeadline, authorized: true)
+        let body = try await fetcher.fetchCached(url, headers: [("Accept", "application/json")], limit: pageLimit, deadline: pageDeadline, authorized: true)
         let page: TimelinePage
         do { page = try TimelinePage.parse(body.bytes, link: body.header("Link")) } catch { throw .notATimeline(error) }
         var placeholders: [String: Blurhash.Grid] = [:]

@@ -7,10 +7,11 @@ extension HTTPFetcher: PhotoTransport {
     public static let photoLimit = 64 << 20
     public static let photoDeadline: Duration = .seconds(60)
 
-    /// Resumed after a dropped connection where the server names the copy (D-044).
+    /// Through the disk cache when there is one (issue 26); resumed after a dropped
+    /// connection where the server names the copy (D-044).
     public func photo(at url: String, onBytes: @escaping @Sendable (Int, Int?) -> Void) async throws(ImageError) -> [UInt8] {
         do {
-            return try await fetchResuming(url, limit: Self.photoLimit, deadline: Self.photoDeadline, onBytes: onBytes).bytes
+            return try await fetchCached(url, limit: Self.photoLimit, deadline: Self.photoDeadline, resuming: true, onBytes: onBytes).bytes
         } catch {
             throw .unreadable(path: PlainText.clean(url), reason: error.description)
         }

@@ -3,6 +3,7 @@ import DestinationsModel
 import FeedClient
 import FeedFormat
 import Foundation
+import HTTPCache
 import ImagePipeline
 
 /// A feed being browsed (`--feed URL`): the HTTP client, the pager, the photo source the
@@ -30,10 +31,10 @@ final class FeedSession {
     /// `G` on the feed: keep paging until the end is reached or the person moves up.
     var pagesToTheEnd = false
 
-    init(url: String, token: String?, trust: String?, wake: WakeSignal?) throws {
+    init(url: String, token: String?, trust: String?, wake: WakeSignal?, cache: DiskCache? = nil) throws {
         self.url = url
         do {
-            fetcher = try HTTPFetcher(token: token, userAgent: "destinations/\(Version.current)", trust: trust)
+            fetcher = try HTTPFetcher(token: token, userAgent: "destinations/\(Version.current)", trust: trust, cache: cache)
         } catch {
             throw AppError(description: "\(error)", status: 1)
         }

@@ -3,6 +3,7 @@ import DestinationsModel
 import ImagePipeline
 import CoreKit
 import Foundation
+import HTTPCache
 import RenderLoop
 import TerminalFront
 
@@ -69,6 +70,9 @@ struct GridCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Cost limit of the prepared-image cache in MiB, 1 to 4096.", valueName: "mib"))
     var cacheMb = 64
 
+    @Option(name: .customLong("disk-cache-mb"), help: ArgumentHelp("With --feed: the HTTP disk cache's size in MiB, 0 to 65536 (0: none; default 512 in a terminal, none for a scenario). In $XDG_CACHE_HOME/destinations/http, else ~/.cache/destinations/http.", valueName: "mib"))
+    var diskCacheMb: Int?
+
     @Option(help: "Replay seeded input (fling, steady, pages, reverse, search, idle); headless without a terminal.")
     var scenario: ScenarioKind?
 
@@ -112,6 +116,8 @@ struct GridCommand: ParsableCommand {
         if let posts, !(1...1_000_000).contains(posts) { throw ValidationError("--posts must be between 1 and 1000000, got \(posts)") }
         guard latency.isFinite, (0...10_000).contains(latency) else { throw ValidationError("--latency must be between 0 and 10000 ms, got \(latency)") }
         guard (1...4096).contains(cacheMb) else { throw ValidationError("--cache-mb must be between 1 and 4096, got \(cacheMb)") }
+        if let diskCacheMb, !(0...65_536).contains(diskCacheMb) { throw ValidationError("--disk-cache-mb must be between 0 and 65536, got \(diskCacheMb)") }
+        if feed == nil && diskCacheMb != nil { throw ValidationError("--disk-cache-mb goes with --feed") }
         guard (0...64).contains(stress) else { throw ValidationError("--stress must be between 0 and 64 threads, got \(stress)") }
         if let workers, !(1...64).contains(workers) { throw ValidationError("--workers must be between 1 and 64, got \(workers)") }
         if let duration, !(duration.isFinite && duration > 0 && duration <= 86_400) {
@@ -131,7 +137,8 @@ struct GridCommand: ParsableCommand {
             duration: duration.map { .milliseconds($0 * 1000) } ?? (scenario != nil ? .seconds(5) : nil),
             seed: seed, graphics: graphics, thumbnailCache: !noThumbnailCache, traceFrames: traceFile != nil, traceLifecycle: traceLifecycle != nil, stress: stress,
             workers: workers ?? AssetLoader.defaultWorkers, workerPriority: workerPriority, hud: hud.map { $0 == .on }, theme: theme,
-            outputWriter: outputWriter)
+            outputWriter: outputWriter,
+            diskCache: Self.diskCache(megabytes: diskCacheMb ?? (scenario == nil ? 512 : 0)))
         let outcome = try GridLaunch.runInTerminal(options: options, headless: headless)
         try TerminalLoop.checkTerminal(outcome.stop)
         let summary = report == .json ? outcome.report.json() : outcome.report.text()
@@ -153,6 +160,22 @@ struct GridCommand: ParsableCommand {
 }
 
 /// Everything a grid run needs, resolved from flags (or made up by `destinations bench`).
+/// Where the HTTP disk cache lives and how large it may grow.
+struct DiskCacheOptions: Sendable {
+    var folder: String
+    var bytes: Int
+}
+
+extension GridCommand {
+    /// `$XDG_CACHE_HOME/destinations/http`, else `~/.cache/destinations/http`; nil for 0 MiB.
+    static func diskCache(megabytes: Int) -> DiskCacheOptions? {
+        guard megabytes > 0 else { return nil }
+        let home = Platform.environment("XDG_CACHE_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? ((Platform.environment("HOME") ?? "/tmp") + "/.cache")
+        return DiskCacheOptions(folder: home + "/destinations/http", bytes: megabytes << 20)
+    }
+}
+
 struct GridOptions: Sendable {
     var refreshRate: RefreshRate = .hz60
     var prefetch = true
@@ -185,6 +208,8 @@ struct GridOptions: Sendable {
     var theme = ThemeRequest.auto
     /// `--output-writer`: who writes frames to the terminal.
     var outputWriter = TerminalWriter.Delivery.recommended
+    /// `--disk-cache-mb` and where: the feed's HTTP responses kept between runs (nil: none).
+    var diskCache: DiskCacheOptions?
 
     /// The catalogue to show and how many posts; a photo folder's skipped files are kept
     /// in the catalogue for the header and the report. A photo folder without `--posts`
@@ -193,7 +218,13 @@ struct GridOptions: Sendable {
     /// must be known) it is read whole first.
     func loadCatalogue(wake: WakeSignal? = nil) throws -> LoadedCatalogue {
         if let feed {
-            let session = try FeedSession(url: feed, token: token, trust: trustCertificate, wake: wake)
+            var cache: DiskCache?
+            if let diskCache {
+                do { cache = try DiskCache(folder: diskCache.folder, capacity: diskCache.bytes) } catch {
+                    FileHandle.standardError.write(Data("destinations: no disk cache (\(diskCache.folder): \(error)); every response comes over the network\n".utf8))
+                }
+            }
+            let session = try FeedSession(url: feed, token: token, trust: trustCertificate, wake: wake, cache: cache)
             let catalogue = session.firstCatalogue()
             return LoadedCatalogue(catalogue: catalogue, posts: catalogue.baseCount, feed: session)
         }

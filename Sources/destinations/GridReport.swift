@@ -1,4 +1,6 @@
 import CoreKit
+import FeedClient
+import HTTPCache
 import ImagePipeline
 import RenderLoop
 import TerminalFront
@@ -39,6 +41,8 @@ struct GridReport {
     /// Ticks the terminal took to take the launch frame (not hitches: the launch's own).
     var launchOutputTicks: Int
     var cacheHits: Int, cacheMisses: Int, cacheEvictions: Int, cacheBytes: Int
+    /// Over a feed with a disk cache: what it spared the network, and what it holds.
+    var diskCache: (spared: CacheTally, held: DiskCache.Counters)?
     var firstFrameMs: Double
     /// The launch frame's commit, which the hitch figures leave out.
     var launchCommitMs: Double
@@ -73,6 +77,20 @@ struct GridReport {
     var scrollBytesRatio: Double {
         let exposed = exposedRowsPerScrollFrame * bytesPerRowFullPaint
         return exposed > 0 ? bytesPerScrollFrame / exposed : 0
+    }
+
+    /// The disk cache's line of the text summary, or nothing.
+    var diskCacheText: String {
+        guard let (spared, held) = diskCache else { return "" }
+        return "disk cache: \(spared.diskHits) fresh hits, \(spared.revalidated304) revalidated (304), \(spared.staleServed) stale shown, "
+            + "\(spared.bytesSaved >> 10) KiB not downloaded; holds \(held.entries) responses, \(held.bytes >> 10) KiB, \(held.evictions) evicted\n"
+    }
+
+    /// The disk cache's figures inside the report's `cache` object (issue 26), or nothing.
+    var diskCacheJSON: String {
+        guard let (spared, held) = diskCache else { return "" }
+        return ",\"disk_hits\":\(spared.diskHits),\"revalidated_304\":\(spared.revalidated304),\"stale_served\":\(spared.staleServed),"
+            + "\"bytes_saved\":\(spared.bytesSaved),\"disk_entries\":\(held.entries),\"disk_bytes\":\(held.bytes),\"disk_evictions\":\(held.evictions)"
     }
 
     func json() -> String {
@@ -116,7 +134,7 @@ struct GridReport {
             ("bytes_per_row_full_paint", number(bytesPerRowFullPaint, 1)),
             ("scroll_bytes_ratio", number(scrollBytesRatio, 3)),
             ("synchronized_output", synchronizedOutput ? "true" : "false"),
-            ("cache", "{\"hits\":\(cacheHits),\"misses\":\(cacheMisses),\"evictions\":\(cacheEvictions),\"bytes\":\(cacheBytes)}"),
+            ("cache", "{\"hits\":\(cacheHits),\"misses\":\(cacheMisses),\"evictions\":\(cacheEvictions),\"bytes\":\(cacheBytes)\(diskCacheJSON)}"),
             ("first_frame_ms", number(firstFrameMs, 1)),
             ("launch_commit_ms", number(launchCommitMs)),
             ("rss_mb", "{\"first_frame\":\(number(rssFirstFrameMb, 1)),\"halfway\":\(rssHalfwayMb.map { number($0, 1) } ?? "null"),\"end\":\(number(rssEndMb, 1))}"),
@@ -146,7 +164,7 @@ struct GridReport {
         commit p50 \(fixed(hitch.commitP50.milliseconds, 3)) ms, p95 \(fixed(hitch.commitP95.milliseconds, 3)) ms, p99 \(fixed(hitch.commitP99.milliseconds, 3)) ms, max \(fixed(hitch.commitMax.milliseconds, 3)) ms
         cells prepared in commit \(cellsPreparedInCommit), in idle time \(cellsPreparedIdle); prefetch batches \(prefetchBatches), cancels \(prefetchCancels); placeholders \(fixed(placeholderCellFramesPct, 1)) % of cell-frames
         output \(bytesWritten) bytes, \(fixed(bytesPerFrame, 0)) per frame; scrolling \(fixed(bytesPerScrollFrame, 0)) per frame for \(fixed(exposedRowsPerScrollFrame, 2)) new rows = \(fixed(scrollBytesRatio, 2))× their full-paint cost
-        \(network?.text ?? "")\(filterLatency.map { "filter keys \($0.keys): keystroke to result p50 \(fixed($0.p50, 1)) ms, p95 \(fixed($0.p95, 1)) ms, max \(fixed($0.max, 1)) ms\n" } ?? "")\(skipped.isEmpty ? "" : "skipped: " + skipped.map { "\($0.name) (\($0.reason))" }.joined(separator: ", ") + "\n")\(idle.map { "idle for \(fixed($0.seconds, 1)) s after the first complete screen: \(fixed($0.cpuPercent, 2)) % of a core, \($0.bytes) bytes\n" } ?? "")\(thumbnailCache.map { "thumbnail cache: \($0.hits) read, \($0.embeddedHits) from EXIF, \($0.photoDecodes) photos decoded, \($0.written) written, \($0.failuresRecorded + $0.knownFailures) failed\n" } ?? "")cache \(cacheHits) hits, \(cacheMisses) misses, \(cacheEvictions) evictions, \(cacheBytes >> 10) KiB; first frame \(fixed(firstFrameMs, 1)) ms after launch (its commit \(fixed(launchCommitMs, 1)) ms, not counted above); memory \(fixed(rssFirstFrameMb, 1)) MB at the first frame, \(fixed(rssEndMb, 1)) MB at the end, peak \(fixed(peakRssMb, 1)) MB
+        \(network?.text ?? "")\(diskCacheText)\(filterLatency.map { "filter keys \($0.keys): keystroke to result p50 \(fixed($0.p50, 1)) ms, p95 \(fixed($0.p95, 1)) ms, max \(fixed($0.max, 1)) ms\n" } ?? "")\(skipped.isEmpty ? "" : "skipped: " + skipped.map { "\($0.name) (\($0.reason))" }.joined(separator: ", ") + "\n")\(idle.map { "idle for \(fixed($0.seconds, 1)) s after the first complete screen: \(fixed($0.cpuPercent, 2)) % of a core, \($0.bytes) bytes\n" } ?? "")\(thumbnailCache.map { "thumbnail cache: \($0.hits) read, \($0.embeddedHits) from EXIF, \($0.photoDecodes) photos decoded, \($0.written) written, \($0.failuresRecorded + $0.knownFailures) failed\n" } ?? "")cache \(cacheHits) hits, \(cacheMisses) misses, \(cacheEvictions) evictions, \(cacheBytes >> 10) KiB; first frame \(fixed(firstFrameMs, 1)) ms after launch (its commit \(fixed(launchCommitMs, 1)) ms, not counted above); memory \(fixed(rssFirstFrameMb, 1)) MB at the first frame, \(fixed(rssEndMb, 1)) MB at the end, peak \(fixed(peakRssMb, 1)) MB
         """
     }
 }

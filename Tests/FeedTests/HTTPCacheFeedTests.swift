@@ -137,4 +137,25 @@ import Testing
         #expect(try await client.get(url, [("Accept", "image/png")]) == "photo for image/png")
         #expect(try await Self.counts(feed)["vary"]?.requests == 2)
     }
+
+    /// The target: a second run over the same feed while its photos are fresh
+    /// downloads no image byte. Twenty of destinations-feed's previews (immutable, a week
+    /// fresh) through the photo transport, then again through a new fetcher and cache on the
+    /// same folder: the server sees no second request, the client receives nothing.
+    @Test func aSecondRunDownloadsNoImageByte() async throws {
+        let feed = try await LoopbackFeed.start()
+        defer { Task { await feed.stop() } }
+        let urls = (1...20).map { "\(feed.base)/media/preview/\($0).jpg" }
+        let first = try Client()
+        var bodies: [[UInt8]] = []
+        for url in urls { bodies.append(try await first.fetcher.photo(at: url) { _, _ in }) }
+        first.fetcher.shutdown()
+        #expect(feed.stats.previewRequests == 20 && first.fetcher.bytesReceived > 0)
+        let second = try Client(folder: first.folder)
+        defer { second.fetcher.shutdown() }
+        second.advance(3600)  // an hour later: still fresh (max-age a week)
+        for (url, body) in zip(urls, bodies) { #expect(try await second.fetcher.photo(at: url) { _, _ in } == body) }
+        #expect(feed.stats.previewRequests == 20, "the second run asked the server again")
+        #expect(second.fetcher.bytesReceived == 0 && second.fetcher.cacheFigures.diskHits == 20)
+    }
 }
