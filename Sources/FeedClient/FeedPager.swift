@@ -11,6 +11,9 @@ public struct FeedPageArrival: Sendable {
     /// From the request to the parsed page.
     public var latency: Duration
     public var bodyBytes: Int
+    /// The server could not be reached and the disk cache's copy of the page came instead:
+    /// when that copy was fetched, seconds since 1970 (nil: from the network, or fresh).
+    public var offlineSince: Int64? = nil
 }
 
 /// What the pager posts to the frame loop.
@@ -165,7 +168,8 @@ public final class FeedPager: Sendable {
 
     static func page(_ url: String, fetcher: HTTPFetcher) async throws(FetchError) -> FeedPageArrival {
         let started = ContinuousClock.now
-        let body = try await fetcher.fetchCached(url, headers: [("Accept", "application/json")], limit: pageLimit, deadline: pageDeadline, authorized: true)
+        let body = try await fetcher.fetchCached(url, headers: [("Accept", "application/json")], limit: pageLimit, deadline: pageDeadline,
+                                                 authorized: true, offline: true)
         let page: TimelinePage
         do { page = try TimelinePage.parse(body.bytes, link: body.header("Link")) } catch { throw .notATimeline(error) }
         var placeholders: [String: Blurhash.Grid] = [:]
@@ -174,7 +178,8 @@ public final class FeedPager: Sendable {
                 placeholders[post.thumbnailURL] = grid
             }
         }
-        return FeedPageArrival(page: page, placeholders: placeholders, latency: ContinuousClock.now - started, bodyBytes: body.bytes.count)
+        return FeedPageArrival(page: page, placeholders: placeholders, latency: ContinuousClock.now - started, bodyBytes: body.bytes.count,
+                               offlineSince: body.offlineSince)
     }
 
     /// `url` with `limit=40` added when it names no limit.

@@ -13,6 +13,8 @@ public struct CacheTally: Sendable, Equatable {
     public var staleServed = 0
     /// Body bytes the network did not carry (fresh hits, 304s, stale copies).
     public var bytesSaved = 0
+    /// Stored copies used because the server could not be reached at all (offline).
+    public var offlineServed = 0
 
     /// All zero.
     public init() {}
@@ -30,8 +32,14 @@ extension HTTPFetcher {
     /// used instead. What the server sends is stored unless it says `no-store`. Without a
     /// cache this is ``fetch(_:method:headers:limit:deadline:authorized:onBytes:)``
     /// (or, `resuming`, ``fetchResuming(_:limit:deadline:maximumResumes:onBytes:)``).
+    ///
+    /// `offline`: when the server cannot be reached at all (no connection, no answer: not a
+    /// status it sent), a stored copy of any age stands in, marked with
+    /// ``FetchedBody/offlineSince``: beyond RFC 9111's rules, what a person who browses the
+    /// same feed every day expects of a client with no network (a browser's offline mode).
     public func fetchCached(_ url: String, headers extra: [(String, String)] = [], limit: Int, deadline: Duration, authorized: Bool = false,
-                            resuming: Bool = false, onBytes: (@Sendable (_ bytes: Int, _ declaredLength: Int?) -> Void)? = nil) async throws(FetchError) -> FetchedBody {
+                            resuming: Bool = false, offline: Bool = false,
+                            onBytes: (@Sendable (_ bytes: Int, _ declaredLength: Int?) -> Void)? = nil) async throws(FetchError) -> FetchedBody {
         guard let cache else {
             return resuming ? try await fetchResuming(url, limit: limit, deadline: deadline, onBytes: onBytes)
                             : try await fetch(url, headers: extra, limit: limit, deadline: deadline, authorized: authorized, onBytes: onBytes)
@@ -64,6 +72,11 @@ extension HTTPFetcher {
                                                                           requestTime: stored.requestTime, responseTime: stored.responseTime, now: now()) {
                 cacheTally.withLock { $0.staleServed += 1; $0.bytesSaved += stored.body.count }
                 return Self.body(stored)
+            } catch where offline && error.isUnreachable {
+                cacheTally.withLock { $0.offlineServed += 1; $0.bytesSaved += stored.body.count }
+                var body = Self.body(stored)
+                body.offlineSince = stored.responseTime
+                return body
             }
         }
     }
@@ -92,5 +105,15 @@ extension HTTPFetcher {
 
     private static func body(_ entry: DiskCache.Entry) -> FetchedBody {
         FetchedBody(status: entry.status, headers: entry.fields.fields.map { ($0.name, $0.value) }, bytes: entry.body, url: entry.url)
+    }
+}
+
+extension FetchError {
+    /// The server was not reached, or did not answer: no network, as opposed to an answer.
+    public var isUnreachable: Bool {
+        switch self {
+        case .unreachable, .timedOut: true
+        default: false
+        }
     }
 }

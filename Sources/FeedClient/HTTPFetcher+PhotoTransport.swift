@@ -11,7 +11,7 @@ extension HTTPFetcher: PhotoTransport {
     /// connection where the server names the copy (D-044).
     public func photo(at url: String, onBytes: @escaping @Sendable (Int, Int?) -> Void) async throws(ImageError) -> [UInt8] {
         do {
-            return try await fetchCached(url, limit: Self.photoLimit, deadline: Self.photoDeadline, resuming: true, onBytes: onBytes).bytes
+            return try await fetchCached(url, limit: Self.photoLimit, deadline: Self.photoDeadline, resuming: true, offline: true, onBytes: onBytes).bytes
         } catch {
             throw .unreadable(path: PlainText.clean(url), reason: error.description)
         }

@@ -72,6 +72,9 @@ public struct FetchedBody: Sendable {
     public var bytes: [UInt8]
     /// The URL the body came from, after redirects.
     public var url: String
+    /// Set when the server could not be reached and the disk cache's copy stands in (see
+    /// `fetchCached`'s `offline`): when that copy was fetched, seconds since 1970.
+    public var offlineSince: Int64? = nil
 
     public func header(_ name: String) -> String? {
         headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1

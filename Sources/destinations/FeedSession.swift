@@ -30,6 +30,9 @@ final class FeedSession {
     private(set) var pageLatencies: [Double] = []
     /// `G` on the feed: keep paging until the end is reached or the person moves up.
     var pagesToTheEnd = false
+    /// The server could not be reached and the last page came from the disk cache: when
+    /// that copy was fetched (seconds since 1970). Cleared by a page from the network.
+    private(set) var offlineSince: Int64?
 
     init(url: String, token: String?, trust: String?, wake: WakeSignal?, cache: DiskCache? = nil) throws {
         self.url = url
@@ -44,6 +47,7 @@ final class FeedSession {
             firstPage = first
             skippedStatuses = first.page.skipped
             pageLatencies.append(first.latency.milliseconds)
+            offlineSince = first.offlineSince
         } catch {
             end()
             throw AppError(description: "\(PlainText.clean(url)): \(error)", status: 1)
@@ -74,6 +78,7 @@ final class FeedSession {
                 skippedStatuses += arrival.page.skipped
                 pageLatencies.append(arrival.latency.milliseconds)
                 problem = nil
+                offlineSince = arrival.offlineSince
             case .failed(let error, let retryIn):
                 problem = (error, retryIn.map { now + $0 })
             }
@@ -91,9 +96,19 @@ final class FeedSession {
         if pagesToTheEnd || rowsBelow < 2 * max(1, screenRows) { pager.loadMore() }
     }
 
+    /// `24 Nov 16:31 UTC`: when an offline copy was fetched.
+    static func shortDate(_ seconds: Int64) -> String {
+        let parts = HTTPDate.format(seconds).split(separator: " ")  // Tue, 24 Nov 2026 16:31:05 GMT
+        return parts.count == 6 ? "\(parts[1]) \(parts[2]) \(parts[4].prefix(5)) UTC" : HTTPDate.format(seconds)
+    }
+
     /// The header's words for the feed: posts and pages, and what it is doing.
     func status(posts: Int, now: Duration) -> String {
         let pages = pager.pages
+        if let since = offlineSince {
+            // The words the issue asks for: what is shown, and how old it is.
+            return "offline — \(posts) cached posts from \(Self.shortDate(since))" + (problem.map { " · \($0.error)" } ?? "")
+        }
         var text = "\(posts) posts · \(pages) page\(pages == 1 ? "" : "s")"
         if skippedStatuses > 0 { text += " (\(skippedStatuses) without a photo)" }
         if let problem {

@@ -158,4 +158,30 @@ import Testing
         #expect(feed.stats.previewRequests == 20, "the second run asked the server again")
         #expect(second.fetcher.bytesReceived == 0 && second.fetcher.cacheFigures.diskHits == 20)
     }
+
+    /// Offline (issue 26, item 3): with the server gone, the first page comes from the disk
+    /// cache, marked with when it was fetched, and so do the photos that were kept; a photo
+    /// never fetched fails as unreachable.
+    @Test func withTheServerGoneTheFeedStartsFromTheCache() async throws {
+        let feed = try await LoopbackFeed.start()
+        let online = try Client()
+        let first = await onThread { try? FeedPager(url: feed.timeline, fetcher: online.fetcher, wake: nil).loadFirstPage() }
+        let posts = try #require(first).page.posts
+        #expect(first?.offlineSince == nil && posts.count == 40)
+        let kept = posts[0].thumbnailURL, neverFetched = posts[1].thumbnailURL
+        let photo = try await online.fetcher.photo(at: kept) { _, _ in }
+        online.fetcher.shutdown()
+        await feed.stop()
+
+        let offline = try Client(folder: online.folder)
+        defer { offline.fetcher.shutdown() }
+        offline.advance(86_400)  // a day later: the page (max-age 30) is long stale
+        let again = await onThread { try? FeedPager(url: feed.timeline, fetcher: offline.fetcher, wake: nil).loadFirstPage() }
+        let arrival = try #require(again, "no first page without the server")
+        #expect(arrival.page.posts.map(\.thumbnailURL) == posts.map(\.thumbnailURL))
+        #expect(arrival.offlineSince == online.clock.withLock { $0 })
+        #expect(try await offline.fetcher.photo(at: kept) { _, _ in } == photo)
+        await #expect(throws: (any Error).self) { _ = try await offline.fetcher.photo(at: neverFetched) { _, _ in } }
+        #expect(offline.fetcher.cacheFigures.offlineServed >= 1 && offline.fetcher.bytesReceived == 0)
+    }
 }
