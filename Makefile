@@ -4,7 +4,7 @@ SWIFT        ?= swift
 DEPS         := libncurses-dev ncurses-term libturbojpeg0-dev libpng-dev libchafa-dev libglib2.0-dev libsqlite3-dev tmux pkg-config
 # The end-to-end tests' terminals under Xvfb, and screenshots: xterm emulating a VT340
 # (sixel), and Debian's kitty (kitty graphics by direct placement; software OpenGL).
-E2E_DEPS     := xterm xvfb x11-apps netpbm xfonts-base xdotool kitty libgl1-mesa-dri fonts-dejavu-core
+E2E_DEPS     := xterm xvfb x11-apps netpbm xfonts-base xdotool kitty libgl1-mesa-dri fonts-dejavu-core nginx-light
 RELEASE_BIN  := .build/release
 ARGS         ?=
 
