@@ -82,8 +82,9 @@ public final class DiskCache: Sendable {
         guard let rows = try? index.database.read({ db in try CacheIndex.Row.filter(Column("url") == url).fetchAll(db) }) else { return nil }
         for row in rows where row.key == Self.key(url: url, vary: Self.names(row.vary), request: request) {
             guard let body = readBody(row) else {
-                drop(row, damaged: true)
-                return nil
+                // Cut short, or replaced by another thread since the row was read: only the
+                // first is damage (the row is still this one), the second is looked up again.
+                return drop(row, damaged: true) ? nil : lookup(url: url, request: request)
             }
             let used = nextUse()
             _ = try? index.database.write { db in try db.execute(sql: "UPDATE entry SET used = ? WHERE key = ?", arguments: [used, row.key]) }
@@ -172,15 +173,22 @@ public final class DiskCache: Sendable {
         return true
     }
 
-    private func drop(_ row: CacheIndex.Row, damaged: Bool) {
-        let deleted = (try? index.database.write { db in try CacheIndex.Row.deleteOne(db, key: row.key) }) ?? false
+    /// Deletes `row` if it is still the one its key names (another thread may have replaced
+    /// it since it was read: then nothing is deleted, and false is returned).
+    @discardableResult
+    private func drop(_ row: CacheIndex.Row, damaged: Bool) -> Bool {
+        let deleted = (try? index.database.write { db -> Bool in
+            try db.execute(sql: "DELETE FROM entry WHERE key = ? AND body = ?", arguments: [row.key, row.body])
+            return db.changesCount > 0
+        }) ?? false
+        guard deleted else { return false }
         try? FileManager.default.removeItem(at: folder.appendingPathComponent(row.body))
-        guard deleted else { return }
         state.withLock {
             $0.counters.entries -= 1
             $0.counters.bytes -= row.size
             if damaged { $0.counters.damaged += 1 } else { $0.counters.evictions += 1 }
         }
+        return true
     }
 
     /// Least recently used out until the bodies fit (the entry just written stays).
