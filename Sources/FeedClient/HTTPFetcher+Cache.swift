@@ -48,7 +48,8 @@ extension HTTPFetcher {
         let sent = now()
         guard let stored = cache.lookup(url: url, request: request) else {
             let answer = resuming ? try await fetchResuming(url, limit: limit, deadline: deadline, onBytes: onBytes)
-                                  : try await fetch(url, headers: extra, limit: limit, deadline: deadline, authorized: authorized, onBytes: onBytes)
+                                  : try await fetch(url, headers: extra, limit: limit, deadline: deadline, authorized: authorized,
+                                                    failFast: offline, onBytes: onBytes)
             keep(answer, for: url, request: request, sent: sent)
             return answer
         }
@@ -66,8 +67,9 @@ extension HTTPFetcher {
             return Self.body(stored)
         case .revalidate(let conditional):
             do {
+                // With a kept copy to show offline, a server that cannot be reached fails at once.
                 return try await revalidate(url, stored: stored, conditional: conditional, extra: extra, request: request,
-                                            limit: limit, deadline: deadline, authorized: authorized, onBytes: onBytes)
+                                            limit: limit, deadline: deadline, authorized: authorized, failFast: offline, onBytes: onBytes)
             } catch where error.isTransient && CachePolicy.mayServeOnError(status: stored.status, response: stored.fields,
                                                                           requestTime: stored.requestTime, responseTime: stored.responseTime, now: now()) {
                 cacheTally.withLock { $0.staleServed += 1; $0.bytesSaved += stored.body.count }
@@ -84,11 +86,11 @@ extension HTTPFetcher {
     /// Asks the server with the stored validators: a 304 updates and returns the stored
     /// response, anything else replaces it.
     private func revalidate(_ url: String, stored: DiskCache.Entry, conditional: HTTPFields, extra: [(String, String)], request: HTTPFields,
-                            limit: Int, deadline: Duration, authorized: Bool,
+                            limit: Int, deadline: Duration, authorized: Bool, failFast: Bool = false,
                             onBytes: (@Sendable (Int, Int?) -> Void)? = nil) async throws(FetchError) -> FetchedBody {
         let sent = now()
         let answer = try await fetch(url, headers: extra + conditional.fields.map { ($0.name, $0.value) }, limit: limit, deadline: deadline,
-                                     authorized: authorized, onBytes: onBytes)
+                                     authorized: authorized, failFast: failFast, onBytes: onBytes)
         guard answer.status == 304 else {
             keep(answer, for: url, request: request, sent: sent)
             return answer

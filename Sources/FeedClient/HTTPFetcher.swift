@@ -93,6 +93,11 @@ public struct FetchedBody: Sendable {
 public final class HTTPFetcher: Sendable {
     public static let maximumRedirects = 5
     let client: HTTPClient
+    /// The same, but a connection that cannot be made fails at once instead of being tried
+    /// again until the connect timeout (5 s): for requests that have a kept copy to fall back
+    /// on and a caller that retries by itself (a feed's pages), so a start with no network
+    /// shows the kept pages at once (issue 26).
+    let failFastClient: HTTPClient
     /// Set by ``shutdown()``: later fetches fail at once as cancelled.
     let closed = Lock(false)
 
@@ -140,6 +145,8 @@ public final class HTTPFetcher: Sendable {
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 8
         configuration.httpVersion = .automatic
         client = HTTPClient(eventLoopGroupProvider: .shared(Self.group), configuration: configuration)
+        configuration.connectionPool.retryConnectionEstablishment = false
+        failFastClient = HTTPClient(eventLoopGroupProvider: .shared(Self.group), configuration: configuration)
         self.token = token
         self.userAgent = userAgent
     }
@@ -149,6 +156,7 @@ public final class HTTPFetcher: Sendable {
     public func shutdown() {
         guard !closed.withLock({ closed in defer { closed = true }; return closed }) else { return }
         try? client.syncShutdown()
+        try? failFastClient.syncShutdown()
     }
 
     deinit { shutdown() }
@@ -162,10 +170,13 @@ public final class HTTPFetcher: Sendable {
     /// bytes after a cancel). Task cancellation ends the transfer and closes its
     /// connection. Non-2xx answers other than 304 and 206 are errors with the server's
     /// message when it sent one.
+    /// `failFast`: a connection that cannot be made fails at once (no retries until the
+    /// connect timeout), for a caller with a fallback of its own.
     public func fetch(_ url: String, method: FetchMethod = .get, headers extra: [(String, String)] = [], limit: Int, deadline: Duration,
-                      authorized: Bool = false, onBytes: (@Sendable (_ bytes: Int, _ declaredLength: Int?) -> Void)? = nil) async throws(FetchError) -> FetchedBody {
+                      authorized: Bool = false, failFast: Bool = false,
+                      onBytes: (@Sendable (_ bytes: Int, _ declaredLength: Int?) -> Void)? = nil) async throws(FetchError) -> FetchedBody {
         let started = ContinuousClock.now
-        let head = try await open(url, method: method, headers: extra, until: started + deadline, authorized: authorized)
+        let head = try await open(url, method: method, headers: extra, until: started + deadline, authorized: authorized, failFast: failFast)
         var bytes: [UInt8] = []
         try await readBody(head.response, limit: limit, host: head.host, until: started + deadline, onBytes: onBytes, into: &bytes)
         let status = Int(head.response.status.code)
@@ -185,7 +196,7 @@ public final class HTTPFetcher: Sendable {
     }
 
     func open(_ url: String, method: FetchMethod, headers extra: [(String, String)], until deadline: ContinuousClock.Instant,
-                      authorized: Bool) async throws(FetchError) -> OpenResponse {
+                      authorized: Bool, failFast: Bool = false) async throws(FetchError) -> OpenResponse {
         if closed.withLock({ $0 }) { throw .cancelled }
         var current = url
         var seen: Set<String> = [url]
@@ -201,7 +212,7 @@ public final class HTTPFetcher: Sendable {
             let response: HTTPClientResponse
             do {
                 let left = deadline - ContinuousClock.now
-                response = try await client.execute(request, timeout: .nanoseconds(max(left, .milliseconds(1)).nanoseconds))
+                response = try await (failFast ? failFastClient : client).execute(request, timeout: .nanoseconds(max(left, .milliseconds(1)).nanoseconds))
             } catch {
                 throw Self.translate(error, host: host)
             }
