@@ -152,4 +152,24 @@ let cacheable = HTTPFields([("Cache-Control", "max-age=600"), ("ETag", "\"v1\"")
         #expect(found == cache.counters.entries && bytes == cache.counters.bytes && bytes <= 20_000)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".body") }.count == found)
     }
+
+    /// The case: a fling past 10,000 distinct photos into a 20 MB cache. After every
+    /// write the bodies fit the cap; the latest photos are the ones kept.
+    @Test func tenThousandPhotosThroughATwentyMegabyteCap() throws {
+        let folder = temporaryFolder(), cap = 20 << 20
+        let cache = try DiskCache(folder: folder, capacity: cap)
+        var over = 0
+        for n in 0..<10_000 {
+            let url = "http://feed/media/preview/\(n).jpg"
+            cache.store(url: url, request: HTTPFields(), status: 200, response: cacheable, requestTime: 0, responseTime: 0,
+                        body: body(url, size: 3_000 + (n * 7_919) % 3_000))
+            if cache.counters.bytes > cap { over += 1 }
+        }
+        #expect(over == 0, "over the cap after \(over) writes")
+        let held = cache.counters
+        #expect(held.entries + held.evictions == 10_000 && held.evictions > 0)
+        #expect(cache.lookup(url: "http://feed/media/preview/9999.jpg", request: HTTPFields()) != nil)
+        #expect(cache.lookup(url: "http://feed/media/preview/0.jpg", request: HTTPFields()) == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".body") }.count == held.entries)
+    }
 }
