@@ -65,7 +65,7 @@ let package = Package(
 
         // The network: pages of a feed and photos over HTTP (async-http-client), below the frame loop.
         .target(name: "FeedClient", dependencies: [
-            "CoreKit", "FeedFormat", "HTTPCache", "ImagePipeline",
+            "CoreKit", "FeedFormat", "HTTPCache", "ImagePipeline", "SavedState",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -76,6 +76,8 @@ let package = Package(
         // The HTTP cache on disk (RFC 9111's rules from FeedFormat; bodies as files, an
         // index in SQLite through GRDB; a cap enforced on write).
         .target(name: "HTTPCache", dependencies: ["CoreKit", "FeedFormat", .product(name: "GRDB", package: "GRDB.swift")]),
+        // What the person did that must last: likes, their outbox, the place (SQLite, D-051).
+        .target(name: "SavedState", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
 
         // A feed to browse on loopback (Hummingbird): the bundled posts or a photo folder as a
         // Mastodon timeline, with a network shaped by flags. Not linked into the app.
@@ -102,7 +104,7 @@ let package = Package(
             name: "destinations",
             dependencies: [
                 "CoreKit", "CellCanvas", "CollectionKit", "DestinationsModel", "FeedClient", "FeedFormat", "HTTPCache", "ImagePipeline", "RenderLoop", "DiffableData",
-                "TerminalFront",
+                "SavedState", "TerminalFront",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -139,7 +141,7 @@ let package = Package(
         // Killed with SIGKILL mid-write by HTTPCacheTests.
         .executableTarget(name: "cache-torture", dependencies: ["FeedFormat", "HTTPCache"], path: "Tests/CacheTorture"),
         // The client against destinations-feed on loopback, in-process.
-        .testTarget(name: "FeedTests", dependencies: ["CoreKit", "FeedClient", "FeedFormat", "FeedServer", "HTTPCache", "ImagePipeline",
+        .testTarget(name: "FeedTests", dependencies: ["CoreKit", "FeedClient", "FeedFormat", "FeedServer", "HTTPCache", "ImagePipeline", "SavedState",
                                                     .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ImagePipelineTests", dependencies: ["CoreKit", "CellCanvas", "ImagePipeline"], resources: [.copy("Fixtures")]),
         // ARCHITECTURE.md, Package.swift and the sources' imports agree.

@@ -50,7 +50,10 @@ public struct Catalogue: Sendable {
     private var originalPaths: [String: String] = [:]
     /// A feed's status ids, each post once (pages may overlap when the timeline moves).
     private var statusIDs: [String] = []
-    private var seenStatusIDs: Set<String> = []
+    /// Each status id's post (0-based).
+    private var postsByStatusID: [String: Int] = [:]
+    /// A feed's posts the person had favourited when their page was fetched (0-based).
+    private var favouritedPosts: Set<Int> = []
     /// True for the posts of a feed (`--feed`): photos are URLs, and posts grow page by page.
     public private(set) var isFeed = false
     /// False while a ``PhotoFolderScan`` is still reading the folder: more entries follow.
@@ -129,12 +132,14 @@ public struct Catalogue: Sendable {
     public mutating func appendFeedPosts(_ posts: [FeedPost]) -> Int {
         precondition(isFeed, "appendFeedPosts: not a feed's catalogue")
         var added = 0
-        for post in posts where seenStatusIDs.insert(post.statusID).inserted {
+        for post in posts where postsByStatusID[post.statusID] == nil {
             let id = entries.count + 1
+            postsByStatusID[post.statusID] = id - 1
             entries.append(Entry(id: id, title: post.title, region: post.region, numberOfLikes: post.likes, assetID: "\(id)"))
             photoPaths["\(id)"] = post.thumbnailURL
             originalPaths["\(id)"] = post.photoURL
             statusIDs.append(post.statusID)
+            if post.favourited { favouritedPosts.insert(id - 1) }
             added += 1
         }
         return added
@@ -142,6 +147,13 @@ public struct Catalogue: Sendable {
 
     /// The status id of a feed's post `index` (nil outside a feed).
     public func statusID(ofPost index: Int) -> String? { isFeed && index < statusIDs.count ? statusIDs[index] : nil }
+
+    /// The post (0-based) of a feed's status `id`, if a page brought it.
+    public func post(withStatusID id: String) -> Int? { postsByStatusID[id] }
+
+    /// Whether the person had favourited a feed's post `index` when its page was fetched
+    /// (its `favourites_count` then counts them); false for other posts.
+    public func isFavourited(ofPost index: Int) -> Bool { favouritedPosts.contains(index) }
 
     /// The folder's entries by name, hidden ones left out.
     static func fileNames(in folder: URL) throws(CatalogueError) -> [String] {

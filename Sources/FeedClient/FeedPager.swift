@@ -14,6 +14,9 @@ public struct FeedPageArrival: Sendable {
     /// The server could not be reached and the disk cache's copy of the page came instead:
     /// when that copy was fetched, seconds since 1970 (nil: from the network, or fresh).
     public var offlineSince: Int64? = nil
+    /// When the server last said the page is current (a kept copy's response time), seconds
+    /// since 1970; nil for a page that just came from the server.
+    public var fetchedAt: Int64? = nil
 }
 
 /// What the pager posts to the frame loop.
@@ -179,7 +182,7 @@ public final class FeedPager: Sendable {
             }
         }
         return FeedPageArrival(page: page, placeholders: placeholders, latency: ContinuousClock.now - started, bodyBytes: body.bytes.count,
-                               offlineSince: body.offlineSince)
+                               offlineSince: body.offlineSince, fetchedAt: body.fetchedAt)
     }
 
     /// `url` with `limit=40` added when it names no limit.

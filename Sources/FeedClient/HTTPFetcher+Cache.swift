@@ -106,7 +106,8 @@ extension HTTPFetcher {
     }
 
     private static func body(_ entry: DiskCache.Entry) -> FetchedBody {
-        FetchedBody(status: entry.status, headers: entry.fields.fields.map { ($0.name, $0.value) }, bytes: entry.body, url: entry.url)
+        FetchedBody(status: entry.status, headers: entry.fields.fields.map { ($0.name, $0.value) }, bytes: entry.body, url: entry.url,
+                    fetchedAt: entry.responseTime)
     }
 }
 

@@ -75,6 +75,10 @@ public struct FetchedBody: Sendable {
     /// Set when the server could not be reached and the disk cache's copy stands in (see
     /// `fetchCached`'s `offline`): when that copy was fetched, seconds since 1970.
     public var offlineSince: Int64? = nil
+    /// When the server last said this body is current, seconds since 1970: a kept copy's
+    /// response time (its last 304 included); nil for a body that just came from the
+    /// server. What a person did since then stands over the body (a like it does not show).
+    public var fetchedAt: Int64? = nil
 
     public func header(_ name: String) -> String? {
         headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1

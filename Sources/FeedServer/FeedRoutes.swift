@@ -13,7 +13,8 @@ import ImagePipeline
 ///   `Cache-Control`, and `Range` / `If-Range` (206, 416), `If-None-Match` (304);
 /// - `POST /api/v1/statuses/:id/favourite` and `/unfavourite` (an `Idempotency-Key` is
 ///   honoured: the same key again changes nothing);
-/// - `GET /_feed/stats`: ``ServerStats`` as JSON.
+/// - `GET /_feed/stats`: ``ServerStats`` as JSON; `GET /_feed/favourites`: the favourited
+///   status ids, as a JSON array.
 struct FeedRoutes: Sendable {
     let posts: ServedPosts
     let media: MediaShop
@@ -45,6 +46,10 @@ struct FeedRoutes: Sendable {
         }
         router.get("_feed/stats") { _, _ in
             let body = try JSONEncoder().encode(self.stats.snapshot)
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        }
+        router.get("_feed/favourites") { _, _ in
+            let body = try JSONEncoder().encode(self.posts.favouritedStatuses)
             return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
         }
     }
@@ -119,9 +124,17 @@ struct FeedRoutes: Sendable {
         if let refused = refuseWithoutToken(request) { return refused }
         let (fate, delay) = dice.draw(shape)
         try await Task.sleep(for: delay)
-        if fate == .fail { return serverError() }
-        guard let index = posts.index(ofStatus: id) else { return jsonError(.notFound, "Record not found") }
         let key = request.headers[HTTPField.Name("Idempotency-Key")!]
+        if fate == .fail {
+            // Half the failures happen after the like was taken (the answer is what is lost):
+            // the client must send it again, and its key keeps it from counting twice.
+            if dice.uniform() < 0.5, let index = posts.index(ofStatus: id) {
+                let (_, replayed) = posts.setFavourite(on, index: index, idempotencyKey: key)
+                if replayed { stats.update { $0.replays += 1 } }
+            }
+            return serverError()
+        }
+        guard let index = posts.index(ofStatus: id) else { return jsonError(.notFound, "Record not found") }
         let (_, replayed) = posts.setFavourite(on, index: index, idempotencyKey: key)
         if replayed { stats.update { $0.replays += 1 } }
         let base = "\(scheme)://\(request.head.authority ?? "127.0.0.1")"

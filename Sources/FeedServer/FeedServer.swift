@@ -32,6 +32,9 @@ public struct FeedServer: Sendable {
         public var pageCacheControl = "public, max-age=30"
         /// What the server logs (warnings and up by default; tests keep it quiet).
         public var logLevel = Logger.Level.warning
+        /// `--state`: favourites and answered idempotency keys kept in this file across a
+        /// kill (nil: in memory).
+        public var statePath: String?
 
         public init() {}
     }
@@ -52,7 +55,7 @@ public struct FeedServer: Sendable {
             throw FeedServerError(description: "\(error)")
         }
         guard options.posts > 0 else { throw FeedServerError(description: "--posts must be at least 1") }
-        let posts = ServedPosts(catalogue: catalogue, count: options.posts)
+        let posts = try ServedPosts(catalogue: catalogue, count: options.posts, statePath: options.statePath)
         let folder = options.previewFolder.map { URL(fileURLWithPath: $0) } ?? Self.defaultPreviewFolder
         routes = FeedRoutes(posts: posts, media: MediaShop(posts: posts, folder: folder), shape: options.shape, dice: ShapeDice(seed: options.seed),
                             stats: stats, token: options.token, scheme: options.tlsCertificate == nil ? "http" : "https",

@@ -12,14 +12,28 @@ import ImagePipeline
 final class ServedPosts: Sendable {
     let catalogue: Catalogue
     let count: Int
-    private let favourites = Lock<[Int: Bool]>([:])
-    /// Idempotency keys already answered, with the status id and action they were for.
-    private let answered = Lock<[String: String]>([:])
+    /// Favourites by post, and the idempotency keys already acted on; one lock, so an
+    /// action and its key are one step (and one journal line).
+    private let favourites = Lock<(byPost: [Int: Bool], answered: Set<String>)>(([:], []))
+    /// `--state`: where they are kept across a kill (nil: in memory only).
+    private let journal: FavouriteJournal?
 
-    init(catalogue: Catalogue, count: Int) {
+    init(catalogue: Catalogue, count: Int, statePath: String? = nil) throws {
         precondition(count > 0, "ServedPosts: count must be > 0")
         self.catalogue = catalogue
         self.count = count
+        if let statePath {
+            let (journal, lines) = try FavouriteJournal.open(path: statePath)
+            self.journal = journal
+            favourites.withLock { state in
+                for line in lines {
+                    state.byPost[line.index] = line.favourite
+                    if let key = line.key { state.answered.insert(key) }
+                }
+            }
+        } else {
+            journal = nil
+        }
     }
 
     /// The 0-based index of status `id`, if it is one of ours.
@@ -43,24 +57,20 @@ final class ServedPosts: Sendable {
     /// Likes (`favourite` true) or unlikes status `index`; the same idempotency key twice
     /// changes nothing the second time. Returns whether it is favourited now.
     func setFavourite(_ favourite: Bool, index: Int, idempotencyKey: String?) -> (favourited: Bool, replayed: Bool) {
-        let action = "\(index):\(favourite)"
-        if let key = idempotencyKey {
-            let previous = answered.withLock { table -> String? in
-                if let seen = table[key] { return seen }
-                table[key] = action
-                return nil
-            }
-            if previous != nil { return (isFavourited(index), true) }
+        favourites.withLock { state in
+            if let key = idempotencyKey, state.answered.contains(key) { return (state.byPost[index] ?? false, true) }
+            journal?.append(.init(key: idempotencyKey, index: index, favourite: favourite))
+            if let key = idempotencyKey { state.answered.insert(key) }
+            state.byPost[index] = favourite
+            return (favourite, false)
         }
-        favourites.withLock { $0[index] = favourite }
-        return (favourite, false)
     }
 
-    func isFavourited(_ index: Int) -> Bool { favourites.withLock { $0[index] ?? false } }
+    func isFavourited(_ index: Int) -> Bool { favourites.withLock { $0.byPost[index] ?? false } }
 
-    /// Favourites a person made (status ids), for the tests of the next issue's outbox.
+    /// Favourites a person made (status ids), for the tests of the outbox.
     var favouritedStatuses: [Int] {
-        favourites.withLock { $0.filter(\.value).keys.map { count - $0 }.sorted() }
+        favourites.withLock { $0.byPost.filter(\.value).keys.map { count - $0 }.sorted() }
     }
 
     /// The status of post `index` as Mastodon's JSON, its media at `base` (scheme and host).

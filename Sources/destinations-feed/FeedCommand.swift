@@ -12,7 +12,7 @@ struct FeedCommand: AsyncParsableCommand {
         Browse it:  destinations --feed http://127.0.0.1:8080/api/v1/timelines/public
         Routes: GET /api/v1/timelines/public (pages, Link rel="next"), /media/preview/N.jpg and \
         /media/original/N.jpg (ETag, Last-Modified, Cache-Control, Range), POST \
-        /api/v1/statuses/ID/favourite and /unfavourite (Idempotency-Key), GET /_feed/stats.
+        /api/v1/statuses/ID/favourite and /unfavourite (Idempotency-Key), GET /_feed/stats and /_feed/favourites.
         """)
 
     @Option(help: "Address to listen on (loopback unless you say otherwise).") var host = "127.0.0.1"
@@ -26,6 +26,8 @@ struct FeedCommand: AsyncParsableCommand {
     @Option(name: .customLong("stall-rate"), help: ArgumentHelp("Share of responses that send headers and then nothing, 0 to 1.", valueName: "p")) var stallRate = 0.0
     @Option(help: "Seed of the latency, failure and stall draws.") var seed: UInt64 = 1
     @Option(help: "Require this bearer token on timeline and favourite requests.") var token: String?
+    @Option(help: ArgumentHelp("Keep favourites and the idempotency keys answered in this file, across a kill (default: in memory).", valueName: "file"))
+    var state: String?
     @Option(name: .customLong("tls-cert"), help: ArgumentHelp("PEM certificate: serve HTTPS with HTTP/2.", valueName: "file")) var tlsCert: String?
     @Option(name: .customLong("tls-key"), help: ArgumentHelp("PEM private key of --tls-cert.", valueName: "file")) var tlsKey: String?
     @Option(name: .customLong("preview-folder"), help: ArgumentHelp("Where previews are kept (default $XDG_CACHE_HOME/destinations-feed).", valueName: "dir"))
@@ -55,6 +57,7 @@ struct FeedCommand: AsyncParsableCommand {
                               resetAfter: resetAfter, stallRate: stallRate)
         options.seed = seed
         options.token = token
+        options.statePath = state
         options.tlsCertificate = tlsCert
         options.tlsKey = tlsKey
         options.previewFolder = previewFolder

@@ -56,7 +56,7 @@ final class DetailView {
         return "downloading \(percent) % (\(kilobytes(min(progress.received, expected))) of \(kilobytes(expected)) KB)…"
     }
 
-    func draw(into canvas: inout Canvas, post: DestinationPost, likes: Int, theme: Theme) {
+    func draw(into canvas: inout Canvas, post: DestinationPost, likes: Int, isLiked: Bool, theme: Theme) {
         guard area.width >= 10, area.height >= Self.textRows + 3 else { return }
         let panel = theme.detail
         canvas.fill(area, with: Cell(" ", style: panel))
@@ -76,9 +76,9 @@ final class DetailView {
         y += 1
         canvas.draw(post.region, at: Point(x: textX, y: y), width: width, style: theme.detailDim)
         y += 1
-        canvas.draw("♥ \(likes)", at: Point(x: textX, y: y), width: width, style: theme.detailLikes)
+        canvas.draw(isLiked ? "♥ \(likes) · liked" : "♥ \(likes)", at: Point(x: textX, y: y), width: width, style: theme.detailLikes)
         let state = isPlaceholder ? (failure == nil ? waitingText(size) : "") : "\(size.columns)×\(size.rows) cells"
-        canvas.draw("\(state)   Esc back  L like  q quit", at: Point(x: textX, y: y + 1), width: width,
+        canvas.draw("\(state)   Esc back  L \(isLiked ? "unlike" : "like")  q quit", at: Point(x: textX, y: y + 1), width: width,
                     style: theme.detailDim)
     }
 }

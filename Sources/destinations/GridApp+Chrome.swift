@@ -8,12 +8,19 @@ extension GridApp {
     func drawChrome(into canvas: inout Canvas, frame: FrameInfo) {
         drawBars(into: &canvas, frame: frame)
         if screen.state.showsHUD { drawHUD(into: &canvas, frame: frame) }
-        if let detail = screen.detail { detail.draw(into: &canvas, post: screen.catalogue.post(detail.id - 1), likes: screen.likes(of: detail.id), theme: theme) }
+        if let detail = screen.detail { detail.draw(into: &canvas, post: screen.catalogue.post(detail.id - 1), likes: screen.likes(of: detail.id),
+                                                     isLiked: screen.isLiked(detail.id), theme: theme) }
         if screen.state.showsHelp { drawHelp(into: &canvas) }
     }
 
     /// How many posts are shown, and whether a query is still being computed.
     private var postsText: String {
+        let text = postsAndStatus
+        guard let personal = personal?.status(at: clock.now) else { return text }
+        return text + " · " + personal
+    }
+
+    private var postsAndStatus: String {
         let shown = screen.source.numberOfItems, total = screen.postCount
         if let feed {
             let status = feed.status(posts: total, now: clock.now)
@@ -83,7 +90,7 @@ extension GridApp {
         ("Enter", "open the post large (Esc back)"),
         ("/", "filter as you type (Enter keep, Esc clear)"),
         ("s", "sort: catalogue, title, region, likes"),
-        ("L  +", "like the selected post"),
+        ("L  +", "like the selected post, or take the like back"),
         ("p", "prefetch in idle frame time on / off"),
         ("r", "refresh rate 60 / 120 Hz"),
         ("i", "images async / sync (decode in the commit)"),

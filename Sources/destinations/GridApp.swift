@@ -23,6 +23,12 @@ final class GridApp: TerminalFrameDelegate {
     let photoScan: PhotoFolderScan?
     /// A feed being browsed: each page grows the catalogue.
     let feed: FeedSession?
+    /// Likes, their outbox and the place, kept between runs (nil: `--no-state`, a scenario).
+    let personal: PersonalState?
+    /// The saved place's post, until the grid shows it (``GridApp/restoreSaved()``).
+    var placeToFind: String?
+    /// When the place was last handed to be kept.
+    var placeKeptAt: Duration = .zero
     var stats: RunStats
     let startedAt: Duration
     /// The frame being drawn, kept and reset every frame (no allocation in the steady state).
@@ -71,7 +77,8 @@ final class GridApp: TerminalFrameDelegate {
     /// first `scheduler.runFrame`. `environment` is what the launch read (nothing, for tests).
     init(options: GridOptions, loaded: LoadedCatalogue, terminal: any TerminalBackend,
          clock: any FrameClock, images: ImageLoading = .workers, showsHUD: Bool = true, wake: WakeSignal = WakeSignal(),
-         environment: LaunchEnvironment = LaunchEnvironment()) {
+         environment: LaunchEnvironment = LaunchEnvironment(), personal: PersonalState? = nil) {
+        self.personal = personal
         self.options = options
         self.wake = wake
         self.terminal = terminal
@@ -88,7 +95,8 @@ final class GridApp: TerminalFrameDelegate {
         let store = GridLaunch.assetStore(options: options, images: images, clock: clock, wake: wake,
                                           colorMode: GridLaunch.colorMode(for: terminal.capability), output: graphics.output, feed: loaded.feed)
         feed = loaded.feed
-        if let first = loaded.feed?.takeFirstPage() { Self.addPlaceholders(of: first, to: store) }
+        let first = loaded.feed?.takeFirstPage()
+        if let first { Self.addPlaceholders(of: first, to: store) }
         let state = GridState(showsHUD: showsHUD, imageMode: options.images)
         let execution: BackgroundExecution = if case .scripted = images { .inline } else { .serialQueue }
         screen = GridScreen(state: state, catalogue: loaded.catalogue, postCount: loaded.posts, store: store, clock: clock,
@@ -103,6 +111,8 @@ final class GridApp: TerminalFrameDelegate {
         scheduler.idleWork = screen.view
         scheduler.isIdleWorkEnabled = options.prefetch
         startedAt = clock.now
+        if let first { applySavedLikes(to: 1..<(screen.postCount + 1), pageFetchedAt: first.fetchedAt) }
+        restoreSaved()
         relayout()
     }
 
@@ -128,6 +138,7 @@ final class GridApp: TerminalFrameDelegate {
             if screen.store.output.isKitty { terminal.sendGraphics(KittyGraphics.deletionOfAll) }
         }) { isDone }
         photoScan?.stop()
+        personal?.finish(place: placeToFind == nil ? currentPlace : nil)
         let report = makeReport()
         feed?.end()
         return (stop, report)
@@ -170,6 +181,7 @@ final class GridApp: TerminalFrameDelegate {
             somethingHappened = true
         }
         if let feed { drainFeed(feed) }
+        drainPersonal(at: clock.now)
     }
 
     /// A feed's pages that arrived become posts (applied from the background, as any
@@ -178,11 +190,15 @@ final class GridApp: TerminalFrameDelegate {
         let arrivals = feed.takeArrivals(now: clock.now)
         if !arrivals.isEmpty {
             var catalogue = screen.catalogue
+            var added: [(ids: Range<Int>, fetchedAt: Int64?)] = []
             for arrival in arrivals {
+                let before = catalogue.baseCount
                 catalogue.appendFeedPosts(arrival.page.posts)
+                added.append(((before + 1)..<(catalogue.baseCount + 1), arrival.fetchedAt))
                 Self.addPlaceholders(of: arrival, to: screen.store)
             }
             screen.replaceCatalogue(catalogue)
+            for (ids, fetchedAt) in added { applySavedLikes(to: ids, pageFetchedAt: fetchedAt) }
             somethingHappened = true
         }
         let view = screen.view
@@ -309,6 +325,7 @@ final class GridApp: TerminalFrameDelegate {
             screen.view.scrollToBottom()
             feed?.pagesToTheEnd = true
         case .reconfigure(let ids): screen.source.reconfigureItems(ids)
+        case .liked(let id, let liked): recordLike(liked, id: id)
         case .openDetail(let id): screen.openDetail(id)
         case .closeDetail: screen.closeDetail()
         case .toggleIdleWork: scheduler.isIdleWorkEnabled.toggle()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DestinationsModel
 import ImagePipeline
+import SavedState
 import CoreKit
 import Foundation
 import HTTPCache
@@ -73,6 +74,12 @@ struct GridCommand: ParsableCommand {
     @Option(name: .customLong("disk-cache-mb"), help: ArgumentHelp("With --feed: the HTTP disk cache's size in MiB, 0 to 65536 (0: none; default 512 in a terminal, none for a scenario). In $XDG_CACHE_HOME/destinations/http, else ~/.cache/destinations/http.", valueName: "mib"))
     var diskCacheMb: Int?
 
+    @Flag(name: .customLong("no-state"), help: "Keep no likes, outbox or place between runs (a terminal run keeps them in $XDG_STATE_HOME/destinations, else ~/.local/state/destinations; a scenario never does).")
+    var noState = false
+
+    @Flag(help: "Start at the top, with no filter and the catalogue's order, instead of where you left this feed or these posts.")
+    var fresh = false
+
     @Option(help: "Replay seeded input (fling, steady, pages, reverse, search, idle); headless without a terminal.")
     var scenario: ScenarioKind?
 
@@ -138,7 +145,9 @@ struct GridCommand: ParsableCommand {
             seed: seed, graphics: graphics, thumbnailCache: !noThumbnailCache, traceFrames: traceFile != nil, traceLifecycle: traceLifecycle != nil, stress: stress,
             workers: workers ?? AssetLoader.defaultWorkers, workerPriority: workerPriority, hud: hud.map { $0 == .on }, theme: theme,
             outputWriter: outputWriter,
-            diskCache: Self.diskCache(megabytes: diskCacheMb ?? (scenario == nil ? 512 : 0)))
+            diskCache: Self.diskCache(megabytes: diskCacheMb ?? (scenario == nil ? 512 : 0)),
+            stateFolder: noState || scenario != nil ? nil : StateStore.defaultFolder(environment: ProcessInfo.processInfo.environment),
+            fresh: fresh)
         let outcome = try GridLaunch.runInTerminal(options: options, headless: headless)
         try TerminalLoop.checkTerminal(outcome.stop)
         let summary = report == .json ? outcome.report.json() : outcome.report.text()
@@ -210,6 +219,17 @@ struct GridOptions: Sendable {
     var outputWriter = TerminalWriter.Delivery.recommended
     /// `--disk-cache-mb` and where: the feed's HTTP responses kept between runs (nil: none).
     var diskCache: DiskCacheOptions?
+    /// Where likes, their outbox and the place are kept (nil: `--no-state`, a scenario).
+    var stateFolder: String?
+    /// `--fresh`: do not go back to the saved place.
+    var fresh = false
+
+    /// Whose likes and place these are: the feed's URL, a photo folder, or the bundled posts.
+    var stateScope: String {
+        if let feed { return feed }
+        if let photos { return "folder:" + URL(fileURLWithPath: photos).standardizedFileURL.path }
+        return "bundled"
+    }
 
     /// The catalogue to show and how many posts; a photo folder's skipped files are kept
     /// in the catalogue for the header and the report. A photo folder without `--posts`

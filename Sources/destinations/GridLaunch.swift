@@ -1,9 +1,11 @@
 import CellCanvas
 import CoreKit
 import DestinationsModel
+import FeedClient
 import Foundation
 import ImagePipeline
 import RenderLoop
+import SavedState
 import TerminalFront
 
 /// Starting a grid: the terminal (live or headless), the image store, the bundled assets
@@ -14,7 +16,14 @@ enum GridLaunch {
     static func runInTerminal(options: GridOptions, headless: Bool) throws -> (stop: TerminalRunLoop.Stop, report: GridReport, app: GridApp) {
         let wake = WakeSignal()
         let environment = LaunchEnvironment.read()
+        let store = try options.stateFolder.map { folder throws(AppError) -> StateStore in
+            do { return try StateStore(folder: folder) } catch { throw AppError(description: "\(error)", status: 1) }
+        }
         let loaded = try options.loadCatalogue(wake: wake)
+        let personal = store.map { store in
+            let outbox = loaded.feed.map { LikeOutbox(feedURL: $0.url, store: store, fetcher: $0.fetcher, wake: wake) }
+            return PersonalState(store: store, scope: options.stateScope, fresh: options.fresh, outbox: outbox)
+        }
         let signals = TerminationSignals(wake: wake)
         let terminal: NcursesBackend
         do {
@@ -27,7 +36,7 @@ enum GridLaunch {
         } catch { throw AppError(description: error.description, status: 2) }
         let app = GridApp(options: options, loaded: loaded, terminal: terminal,
                           clock: MonotonicClock(strategy: .recommended), showsHUD: options.hud ?? !headless, wake: wake,
-                          environment: environment)
+                          environment: environment, personal: personal)
         let stress = StressLoad(threads: options.stress)
         defer { stress.stop() }
         let outcome = app.run(signals: signals)

@@ -72,6 +72,9 @@ struct GridReport {
     var interruptedRestsWaiting: [RestWait: Int] = [:]
     /// A feed's traffic (nil without `--feed`).
     var network: NetworkReport? = nil
+    /// A feed's likes this run: made, taken by the server, rolled back (nil without a
+    /// feed's outbox: no feed, or `--no-state`).
+    var outbox: PersonalState.Tally? = nil
 
     /// Scrolling frames' bytes over what their newly exposed rows cost in a full paint.
     var scrollBytesRatio: Double {
@@ -141,6 +144,7 @@ struct GridReport {
             ("peak_rss_mb", number(peakRssMb, 1)),
             ("thumbnails_prepared", "\(thumbnailsPrepared)"),
             ("network", network?.json() ?? "null"),
+            ("outbox", outbox.map { "{\"queued\":\($0.queued),\"sent\":\($0.sent),\"rolled_back\":\($0.rolledBack)}" } ?? "null"),
             ("thumbnail_cache", thumbnailCache.map { "{\"hits\":\($0.hits),\"embedded_hits\":\($0.embeddedHits),\"photo_decodes\":\($0.photoDecodes),\"written\":\($0.written),\"failures_recorded\":\($0.failuresRecorded),\"known_failures\":\($0.knownFailures)}" } ?? "null"),
             ("minor_faults_per_frame", number(minorFaultsPerFrame, 3)),
             ("quiet_waits", "\(quietWaits)"),
@@ -164,7 +168,7 @@ struct GridReport {
         commit p50 \(fixed(hitch.commitP50.milliseconds, 3)) ms, p95 \(fixed(hitch.commitP95.milliseconds, 3)) ms, p99 \(fixed(hitch.commitP99.milliseconds, 3)) ms, max \(fixed(hitch.commitMax.milliseconds, 3)) ms
         cells prepared in commit \(cellsPreparedInCommit), in idle time \(cellsPreparedIdle); prefetch batches \(prefetchBatches), cancels \(prefetchCancels); placeholders \(fixed(placeholderCellFramesPct, 1)) % of cell-frames
         output \(bytesWritten) bytes, \(fixed(bytesPerFrame, 0)) per frame; scrolling \(fixed(bytesPerScrollFrame, 0)) per frame for \(fixed(exposedRowsPerScrollFrame, 2)) new rows = \(fixed(scrollBytesRatio, 2))× their full-paint cost
-        \(network?.text ?? "")\(diskCacheText)\(filterLatency.map { "filter keys \($0.keys): keystroke to result p50 \(fixed($0.p50, 1)) ms, p95 \(fixed($0.p95, 1)) ms, max \(fixed($0.max, 1)) ms\n" } ?? "")\(skipped.isEmpty ? "" : "skipped: " + skipped.map { "\($0.name) (\($0.reason))" }.joined(separator: ", ") + "\n")\(idle.map { "idle for \(fixed($0.seconds, 1)) s after the first complete screen: \(fixed($0.cpuPercent, 2)) % of a core, \($0.bytes) bytes\n" } ?? "")\(thumbnailCache.map { "thumbnail cache: \($0.hits) read, \($0.embeddedHits) from EXIF, \($0.photoDecodes) photos decoded, \($0.written) written, \($0.failuresRecorded + $0.knownFailures) failed\n" } ?? "")cache \(cacheHits) hits, \(cacheMisses) misses, \(cacheEvictions) evictions, \(cacheBytes >> 10) KiB; first frame \(fixed(firstFrameMs, 1)) ms after launch (its commit \(fixed(launchCommitMs, 1)) ms, not counted above); memory \(fixed(rssFirstFrameMb, 1)) MB at the first frame, \(fixed(rssEndMb, 1)) MB at the end, peak \(fixed(peakRssMb, 1)) MB
+        \(network?.text ?? "")\(diskCacheText)\(outbox.map { "likes: \($0.queued) made, \($0.sent) sent, \($0.rolledBack) rolled back\n" } ?? "")\(filterLatency.map { "filter keys \($0.keys): keystroke to result p50 \(fixed($0.p50, 1)) ms, p95 \(fixed($0.p95, 1)) ms, max \(fixed($0.max, 1)) ms\n" } ?? "")\(skipped.isEmpty ? "" : "skipped: " + skipped.map { "\($0.name) (\($0.reason))" }.joined(separator: ", ") + "\n")\(idle.map { "idle for \(fixed($0.seconds, 1)) s after the first complete screen: \(fixed($0.cpuPercent, 2)) % of a core, \($0.bytes) bytes\n" } ?? "")\(thumbnailCache.map { "thumbnail cache: \($0.hits) read, \($0.embeddedHits) from EXIF, \($0.photoDecodes) photos decoded, \($0.written) written, \($0.failuresRecorded + $0.knownFailures) failed\n" } ?? "")cache \(cacheHits) hits, \(cacheMisses) misses, \(cacheEvictions) evictions, \(cacheBytes >> 10) KiB; first frame \(fixed(firstFrameMs, 1)) ms after launch (its commit \(fixed(launchCommitMs, 1)) ms, not counted above); memory \(fixed(rssFirstFrameMb, 1)) MB at the first frame, \(fixed(rssEndMb, 1)) MB at the end, peak \(fixed(peakRssMb, 1)) MB
         """
     }
 }

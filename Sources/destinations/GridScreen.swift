@@ -121,7 +121,7 @@ final class GridScreen: CollectionViewPrefetching, CollectionViewDelegate {
     }
 
     /// The posts shown, as the state reads them (``GridContents``).
-    var contents: ShownPosts { ShownPosts(source: source, columns: view.layout.columns) }
+    var contents: ShownPosts { ShownPosts(source: source, columns: view.layout.columns, catalogue: catalogue) }
 
     // MARK: What effects ask of the view (``GridApp/apply(_:at:)`` interprets them)
 
@@ -182,6 +182,9 @@ final class GridScreen: CollectionViewPrefetching, CollectionViewDelegate {
 
     func likes(of id: Int) -> Int { catalogue.likes(ofPost: id - 1) + state.likesAdded(to: id) }
 
+    /// Whether the person likes post `id` now (their word, else the catalogue's).
+    func isLiked(_ id: Int) -> Bool { state.liked[id] ?? catalogue.isFavourited(ofPost: id - 1) }
+
     /// One thumbnail size for every column (the narrowest's): an item that moves to a column
     /// one cell wider keeps its prepared thumbnail instead of needing another.
     private func thumbnailKey(for id: Int) -> PreparedImageKey {
@@ -196,6 +199,7 @@ final class GridScreen: CollectionViewPrefetching, CollectionViewDelegate {
         cell.title = post.title
         cell.region = post.region
         cell.likes = likes(of: id)
+        cell.isLiked = isLiked(id)
         cell.isSelected = id == state.selected
         cell.theme = theme
         if cellCost > .zero { clock.spin(for: cellCost) }
@@ -302,9 +306,11 @@ final class GridScreen: CollectionViewPrefetching, CollectionViewDelegate {
 struct ShownPosts: GridContents {
     let source: DiffableDataSource<Int, Int>
     let columns: Int
+    let catalogue: Catalogue
     var count: Int { source.numberOfItems }
     func index(of id: Int) -> Int? { source.indexPath(for: id)?.item }
     func identifier(at index: Int) -> Int? {
         index >= 0 && index < count ? source.itemIdentifier(for: ItemPath(item: index, section: 0)) : nil
     }
+    func isFavourited(_ id: Int) -> Bool { catalogue.isFavourited(ofPost: id - 1) }
 }

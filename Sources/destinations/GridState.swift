@@ -12,6 +12,10 @@ protocol GridContents {
     func index(of id: Int) -> Int?
     /// The post at `index` of the order shown.
     func identifier(at index: Int) -> Int?
+    /// Whether the catalogue says the person liked post `id` (a feed's `favourited` when
+    /// its page was fetched; false for the bundled posts): what `L` toggles from when the
+    /// person has not said otherwise.
+    func isFavourited(_ id: Int) -> Bool
 }
 
 /// What the person has chosen, and nothing else: the selected post, the filter and the
@@ -24,8 +28,12 @@ struct GridState: Equatable {
     /// The selected post's id (1-based, as the data source's items).
     private(set) var selected = 1
     var quit = false
-    /// Likes added in this session, by post id (the catalogue itself is read-only).
-    var addedLikes: [Int: Int] = [:]
+    /// The person's word on posts, over the catalogue's (``GridContents/isFavourited(_:)``):
+    /// liked or not, by post id — from this session's `L`, the saved likes and the outbox.
+    private(set) var liked: [Int: Bool] = [:]
+    /// What ``liked`` adds to each post's count: +1, −1 (a like the catalogue counted was
+    /// taken back) or nothing (the catalogue is read-only).
+    private(set) var addedLikes: [Int: Int] = [:]
     var sortOrder = PostOrder.catalogue
     /// The filter in force; while ``isEditingFilter``, each keystroke changes it.
     var filter = ""
@@ -46,6 +54,17 @@ struct GridState: Equatable {
 
     func likesAdded(to id: Int) -> Int { addedLikes[id, default: 0] }
 
+    /// Whether the person likes post `id` now.
+    func isLiked(_ id: Int, in contents: some GridContents) -> Bool { liked[id] ?? contents.isFavourited(id) }
+
+    /// Sets the person's word on post `id` (a saved like, a rollback); `favourited`: what the
+    /// catalogue says.
+    mutating func setLiked(_ value: Bool, id: Int, favourited: Bool) {
+        liked[id] = value
+        let added = (value ? 1 : 0) - (favourited ? 1 : 0)
+        addedLikes[id] = added == 0 ? nil : added
+    }
+
     /// Applies `key` and returns what the screen must do; `contents` is the grid as shown.
     mutating func handle(_ key: Key, in contents: some GridContents) -> [GridEffect] {
         if case .resize = key { return [.relayout] }
@@ -54,7 +73,7 @@ struct GridState: Equatable {
             return []
         }
         if isEditingFilter { return handleFilter(key) }
-        if let open = detailID { return handleDetail(key, open: open) }
+        if let open = detailID { return handleDetail(key, open: open, in: contents) }
         switch key {
         case .character("q"): quit = true
         case .escape where !filter.isEmpty:
@@ -75,7 +94,9 @@ struct GridState: Equatable {
         case .control(0x05): return [.scroll(rows: 1)]  // Ctrl-E
         case .control(0x19): return [.scroll(rows: -1)]  // Ctrl-Y
         case .wheel(let notches): return [.wheel(rows: notches * 3)]
-        case .character("L"), .character("+"): return like(selected)
+        case .character("L"), .character("+"):
+            guard contents.index(of: selected) != nil else { return [] }
+            return like(selected, in: contents)
         case .character("s"):
             sortOrder = sortOrder.next
             return [.requery]
@@ -115,7 +136,7 @@ struct GridState: Equatable {
         return [.requery]
     }
 
-    private mutating func handleDetail(_ key: Key, open: Int) -> [GridEffect] {
+    private mutating func handleDetail(_ key: Key, open: Int, in contents: some GridContents) -> [GridEffect] {
         switch key {
         case .character("q"):
             quit = true
@@ -123,7 +144,7 @@ struct GridState: Equatable {
         case .escape, .enter, .backspace:
             detailID = nil
             return [.closeDetail]
-        case .character("L"), .character("+"): return like(open)
+        case .character("L"), .character("+"): return like(open, in: contents)
         case .character("?"):
             showsHelp = true
             return []
@@ -158,9 +179,12 @@ struct GridState: Equatable {
         return [.selectionMoved(from: old, to: id)]
     }
 
-    private mutating func like(_ id: Int) -> [GridEffect] {
-        addedLikes[id, default: 0] += 1
-        return [.reconfigure([id])]  // it keeps its place until the order is chosen again
+    /// `L`: likes the post, or takes the like back — as Mastodon's favourite is, one per
+    /// person. Shown at once (optimistic); the screen keeps it and sends it.
+    private mutating func like(_ id: Int, in contents: some GridContents) -> [GridEffect] {
+        let now = !isLiked(id, in: contents)
+        setLiked(now, id: id, favourited: contents.isFavourited(id))
+        return [.reconfigure([id]), .liked(id, now)]  // it keeps its place until the order is chosen again
     }
 }
 
@@ -182,6 +206,8 @@ enum GridEffect: Equatable {
     case scrollToTop, scrollToBottom
     /// Configure these posts' cells again (a like).
     case reconfigure([Int])
+    /// The person liked (true) or unliked post `id`: keep it, and send it to a feed's server.
+    case liked(Int, Bool)
     case openDetail(Int)
     case closeDetail
     case toggleIdleWork

@@ -8,6 +8,8 @@ final class PostCell: CollectionViewCell {
     var title = ""
     var region = ""
     var likes = 0
+    /// The person likes this post (their own like is marked, as a client's filled heart).
+    var isLiked = false
     var image: CellImage?
     var isPlaceholder = true
     /// The thumbnail's source (a file or a feed's URL), for counting what was shown.
@@ -40,7 +42,8 @@ final class PostCell: CollectionViewCell {
         let textX = frame.x + 2, width = frame.width - 4, top = frame.y + 1 + Self.thumbnailRows
         canvas.draw(title, at: Point(x: textX, y: top), width: width, style: CellStyle(bold: true), clip: clip)
         canvas.draw(region, at: Point(x: textX, y: top + 1), width: width, style: CellStyle(dim: true), clip: clip)
-        canvas.draw("♥ \(likes)", at: Point(x: textX, y: top + 2), width: width, style: CellStyle(foreground: theme.likes), clip: clip)
+        canvas.draw(isLiked ? "♥ \(likes) · liked" : "♥ \(likes)", at: Point(x: textX, y: top + 2), width: width,
+                    style: CellStyle(foreground: theme.likes, bold: isLiked), clip: clip)
     }
 
     /// The thumbnail size for a cell of `width` columns.

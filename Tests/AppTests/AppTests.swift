@@ -206,9 +206,9 @@ import Testing
         #expect(!paged.contains("Young grass") && paged.contains("♥"), "a page further:\n\(paged)")
         try tmux.keys("g")
         #expect(try tmux.waitFor { $0.contains("Young grass") }.contains("Young grass"))
-        // Select Saint Lucia (second post) and like it twice: a reconfigure of one item.
-        try tmux.keys("l", "L", "L")
-        #expect(try tmux.waitFor { $0.contains("♥ 7966") }.contains("♥ 7966"))
+        // Select Saint Lucia (second post) and like it: a reconfigure of one item.
+        try tmux.keys("l", "L")
+        #expect(try tmux.waitFor { $0.contains("♥ 7965") }.contains("♥ 7965"))
         // Filter as you type: a new snapshot per keystroke.
         try tmux.keys("/", "l", "a", "k", "e")
         let filtered = try tmux.waitFor { $0.contains("filter: lake") && !$0.contains("Young grass") && $0.contains("Lakeside") && !$0.contains("Yellow blossom") }

@@ -173,8 +173,10 @@ import Testing
 
     @Test func likeFilterAndClear() throws {
         let grid = try grid()
-        grid.press(.character("l"), .character("L"), .character("L"))
-        #expect(grid.screen.contains("♥ 7966"), "Yellow blossom liked twice")
+        grid.press(.character("l"), .character("L"))
+        #expect(grid.screen.contains("♥ 7965"), "Yellow blossom liked")
+        grid.press(.character("L"))
+        #expect(grid.screen.contains("♥ 7964") && !grid.screen.contains("♥ 7965"), "and the like taken back: one per person")
         grid.press(.character("/"), .character("l"), .character("a"), .character("k"), .character("e"))
         #expect(grid.screen.contains("filter: lake") && grid.screen.contains("Lakeside") && !grid.screen.contains("Yellow blossom"))
         grid.press(.escape)

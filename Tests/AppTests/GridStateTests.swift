@@ -10,6 +10,9 @@ struct ListContents: GridContents {
     var count: Int { ids.count }
     func index(of id: Int) -> Int? { ids.firstIndex(of: id) }
     func identifier(at index: Int) -> Int? { ids.indices.contains(index) ? ids[index] : nil }
+    /// Posts the catalogue says the person had liked.
+    var favourited: Set<Int> = []
+    func isFavourited(_ id: Int) -> Bool { favourited.contains(id) }
 }
 
 /// Every key's meaning, on the state alone: no terminal, no view, no clock.
@@ -100,15 +103,32 @@ struct ListContents: GridContents {
         #expect(seen == [.title, .region, .likes, .catalogue])
     }
 
-    @Test func likesCountPerPostAndMatterOnlyToTheLikesOrder() {
+    /// A like is one per person, as Mastodon's favourite: `L` likes, `L` again takes it back.
+    @Test func likeTogglesOnePersonsLikeAndMattersOnlyToTheLikesOrder() {
         var state = fresh()
         _ = state.select(7, in: grid)
-        #expect(state.handle(.character("L"), in: grid) == [.reconfigure([7])])
-        #expect(state.handle(.character("+"), in: grid) == [.reconfigure([7])])
-        #expect(state.likesAdded(to: 7) == 2 && state.likesAdded(to: 8) == 0)
+        #expect(state.handle(.character("L"), in: grid) == [.reconfigure([7]), .liked(7, true)])
+        #expect(state.likesAdded(to: 7) == 1 && state.likesAdded(to: 8) == 0)
         #expect(state.query.addedLikes.isEmpty)
         state.sortOrder = .likes
-        #expect(state.query.addedLikes == [7: 2])
+        #expect(state.query.addedLikes == [7: 1])
+        #expect(state.handle(.character("+"), in: grid) == [.reconfigure([7]), .liked(7, false)])
+        #expect(state.likesAdded(to: 7) == 0 && state.query.addedLikes.isEmpty)
+    }
+
+    /// A post the catalogue says the person liked (a feed's `favourited`, its count
+    /// including them): `L` takes the like back, and the count goes down by one.
+    @Test func aLikeTheServerKnowsIsTakenBack() {
+        var state = fresh()
+        var contents = grid
+        contents.favourited = [4]
+        _ = state.select(4, in: contents)
+        #expect(state.isLiked(4, in: contents))
+        #expect(state.handle(.character("L"), in: contents) == [.reconfigure([4]), .liked(4, false)])
+        #expect(state.likesAdded(to: 4) == -1 && !state.isLiked(4, in: contents))
+        // A rollback puts the person's word back.
+        state.setLiked(true, id: 4, favourited: true)
+        #expect(state.likesAdded(to: 4) == 0 && state.isLiked(4, in: contents))
     }
 
     @Test func theDetailViewTakesItsOwnKeys() {
@@ -117,7 +137,7 @@ struct ListContents: GridContents {
         #expect(state.handle(.enter, in: grid) == [.openDetail(3)])
         #expect(state.detailID == 3)
         #expect(state.handle(.down, in: grid) == [])
-        #expect(state.handle(.character("L"), in: grid) == [.reconfigure([3])])
+        #expect(state.handle(.character("L"), in: grid) == [.reconfigure([3]), .liked(3, true)])
         #expect(state.handle(.escape, in: grid) == [.closeDetail])
         #expect(state.detailID == nil && !state.quit)
         _ = state.handle(.enter, in: grid)

@@ -1,0 +1,146 @@
+import CoreKit
+import FeedFormat
+import Foundation
+import SavedState
+
+/// What the outbox tells the frame loop.
+public enum LikeOutboxEvent: Sendable {
+    /// The server took the like.
+    case sent(StateStore.OutboxEntry)
+    /// The send failed in a way that may pass (no network, a 5xx): it is tried again after
+    /// `retryIn`, the entry staying first in line.
+    case waiting(StateStore.OutboxEntry, FetchError, retryIn: Duration)
+    /// The server refused the like for good (or failed it ``LikeOutbox/maximumServerErrors``
+    /// times): it left the outbox; `likedNow` is the like as it went back to (nil: a later
+    /// word of the person's on the same post stands).
+    case rolledBack(StateStore.OutboxEntry, FetchError, likedNow: Bool?)
+}
+
+/// Sends the likes of a feed's outbox to its server, one at a time, oldest first, each
+/// `POST …/api/v1/statuses/:id/favourite` (or `/unfavourite`) with the entry's
+/// `Idempotency-Key` — the key made when the person pressed `L`, so a send repeated after a
+/// lost answer or a kill is not acted on twice.
+///
+/// A failure that may pass keeps the entry first and tries again after 1, 2, 4 … 30 s: no
+/// network (the like waits, however long), a 5xx, a time-out. A refusal (a 4xx) rolls it
+/// back, and so do ``maximumServerErrors`` server errors in a row. Runs on a task below the
+/// frame loop; the main thread hands it nothing but a ``wake()``.
+public final class LikeOutbox: Sendable {
+    /// Server errors (5xx) of one entry before it is rolled back: the server is up and
+    /// keeps refusing; 0.3^8 ≈ 7e-5 at a 30 % failure rate.
+    public static let maximumServerErrors = 8
+    public static let sendDeadline: Duration = .seconds(15)
+
+    public let events: Mailbox<LikeOutboxEvent>
+    private let store: StateStore
+    private let fetcher: HTTPFetcher
+    private let scope: String
+    private let statusesURL: String
+    private let backoff: @Sendable (Int) -> Duration
+    private let state = Lock<State>(State())
+
+    struct State: Sendable {
+        var task: Task<Void, Never>?
+        var continuation: AsyncStream<Void>.Continuation?
+        var sent = 0
+        var rolledBack = 0
+    }
+
+    /// An outbox for the feed at `feedURL` (its scope in `store`); statuses are at the same
+    /// origin's `/api/v1/statuses/`. `backoff`: the wait before try *n* + 1 (tests shorten it).
+    public init(feedURL: String, store: StateStore, fetcher: HTTPFetcher, wake: WakeSignal?,
+                backoff: @escaping @Sendable (Int) -> Duration = FeedPager.backoff(attempt:)) {
+        self.store = store
+        self.fetcher = fetcher
+        scope = feedURL
+        statusesURL = Self.statusesURL(feedURL: feedURL)
+        self.backoff = backoff
+        events = Mailbox(wake: wake)
+    }
+
+    /// Likes the server took, and likes rolled back, since the start.
+    public var sent: Int { state.withLock { $0.sent } }
+    public var rolledBack: Int { state.withLock { $0.rolledBack } }
+
+    /// Starts sending what the outbox holds (entries of earlier runs first). Never waits.
+    public func start() {
+        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let task = Task.detached(priority: .low) { [self] in await run(woken: stream) }
+        state.withLock {
+            $0.task = task
+            $0.continuation = continuation
+        }
+        continuation.yield()
+    }
+
+    /// A new entry was written: send it when those before it are sent.
+    public func wake() { _ = state.withLock { $0.continuation }?.yield() }
+
+    /// Stops sending (the app is quitting): what is left stays in the outbox for next time.
+    public func stop() {
+        let (task, continuation) = state.withLock { ($0.task, $0.continuation) }
+        continuation?.finish()
+        task?.cancel()
+    }
+
+    /// Waits until the outbox is empty or `timeout` passes (a test, a benchmark); returns
+    /// whether it emptied.
+    public func drain(timeout: Duration) async -> Bool {
+        let end = ContinuousClock.now + timeout
+        while ContinuousClock.now < end {
+            if store.first(in: scope) == nil { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return store.first(in: scope) == nil
+    }
+
+    private func run(woken: AsyncStream<Void>) async {
+        var wakeups = woken.makeAsyncIterator()
+        while !Task.isCancelled {
+            guard let entry = store.first(in: scope) else {
+                guard await wakeups.next() != nil else { return }
+                continue
+            }
+            do throws(FetchError) {
+                try await send(entry)
+                try? store.sent(entry)
+                state.withLock { $0.sent += 1 }
+                events.post(.sent(entry))
+            } catch {
+                if case .cancelled = error { return }
+                if error.isTransient {
+                    let attempts = (try? store.failed(entry, reason: error.description)) ?? entry.attempts + 1
+                    let serverError = if case .status(let code, _) = error { code >= 500 } else { false }
+                    if !(serverError && attempts >= Self.maximumServerErrors) {
+                        let delay = backoff(attempts)
+                        events.post(.waiting(entry, error, retryIn: delay))
+                        try? await Task.sleep(for: delay)
+                        continue
+                    }
+                }
+                let likedNow = (try? store.rollBack(entry)) ?? nil
+                state.withLock { $0.rolledBack += 1 }
+                events.post(.rolledBack(entry, error, likedNow: likedNow))
+            }
+        }
+    }
+
+    private func send(_ entry: StateStore.OutboxEntry) async throws(FetchError) {
+        guard let id = entry.post.addingPercentEncoding(withAllowedCharacters: .alphanumerics) else { throw .badURL(entry.post) }
+        let url = statusesURL + id + (entry.favourite ? "/favourite" : "/unfavourite")
+        _ = try await fetcher.fetch(url, method: .post, headers: [("Idempotency-Key", entry.idempotencyKey), ("Accept", "application/json")],
+                                    limit: 1 << 20, deadline: Self.sendDeadline, authorized: true, failFast: true)
+    }
+
+    /// `https://host/api/v1/statuses/` for a timeline at `https://host/…/api/v1/timelines/…`
+    /// (a server under a path prefix keeps it), else the origin's `/api/v1/statuses/`.
+    static func statusesURL(feedURL: String) -> String {
+        guard var components = URLComponents(string: feedURL) else { return feedURL }
+        let path = components.path
+        let prefix = path.range(of: "/api/v1/").map { String(path[..<$0.lowerBound]) } ?? ""
+        components.path = prefix + "/api/v1/statuses/"
+        components.query = nil
+        components.fragment = nil
+        return components.string ?? feedURL
+    }
+}
