@@ -137,6 +137,7 @@ let package = Package(
         .testTarget(name: "CollectionKitTests", dependencies: ["CoreKit", "CollectionKit", "CellCanvas", "DiffableData", "RenderLoop", "TestSupport"]),
         .testTarget(name: "DestinationsModelTests", dependencies: ["CoreKit", "DestinationsModel", "ImagePipeline"]),
         .testTarget(name: "FeedFormatTests", dependencies: ["FeedFormat"]),
+        .testTarget(name: "SavedStateTests", dependencies: ["SavedState"]),
         .testTarget(name: "HTTPCacheTests", dependencies: ["FeedFormat", "HTTPCache", "cache-torture"]),
         // Killed with SIGKILL mid-write by HTTPCacheTests.
         .executableTarget(name: "cache-torture", dependencies: ["FeedFormat", "HTTPCache"], path: "Tests/CacheTorture"),

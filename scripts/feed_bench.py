@@ -18,6 +18,10 @@ import subprocess
 import sys
 
 from feedserver import FeedServer
+import tempfile
+
+# Runs keep their likes and place apart from the person's, and start fresh (issue 26).
+os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="destinations-state-")
 
 SERVER, APP = ".build/release/destinations-feed", ".build/release/destinations"
 PREVIEWS = ".build/feed-previews"

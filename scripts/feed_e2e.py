@@ -26,6 +26,9 @@ import time
 
 from feedserver import FeedServer
 
+# Runs keep their likes and place apart from the person's, and start fresh (issue 26).
+os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="destinations-state-")
+
 
 def fail(message):
     print(f"feed_e2e: FAIL: {message}")
@@ -90,7 +93,7 @@ def main():
         folders_before = set(photo_folders())
         status_file = os.path.join(scratch, "status")
         # A disk cache of its own (issue 26): nothing from an earlier run on this machine.
-        command = f"env XDG_CACHE_HOME={scratch}/cache {app} --feed {feed.timeline}; echo $? > {status_file}; sleep 60"
+        command = f"env XDG_CACHE_HOME={scratch}/cache XDG_STATE_HOME={scratch}/state {app} --feed {feed.timeline}; echo $? > {status_file}; sleep 60"
         tmux("new-session", "-d", "-s", "e2e", "-x", "160", "-y", "48", command)
         try:
             first = wait_for(lambda text: pages_in(text.splitlines()[0] if text else "") is not None and "♥" in text, "no feed header or posts")
@@ -134,7 +137,7 @@ def main():
 
     # 4. Escape sequences in statuses.
     with FeedServer(server, "--posts", "20") as feed:
-        tmux("new-session", "-d", "-s", "e2e", "-x", "160", "-y", "48", f"env XDG_CACHE_HOME={tempfile.gettempdir()}/feed-e2e-escapes-cache {app} --feed {feed.base}/_hostile/escapes; sleep 60")
+        tmux("new-session", "-d", "-s", "e2e", "-x", "160", "-y", "48", f"env XDG_CACHE_HOME={tempfile.gettempdir()}/feed-e2e-escapes-cache XDG_STATE_HOME={os.environ['XDG_STATE_HOME']} {app} --feed {feed.base}/_hostile/escapes; sleep 60")
         try:
             # The title is the image's alt text (a DCS sequence), the region a CSI and a C1 CSI:
             # what is left of each is plain text, and the screen was not cleared.

@@ -16,6 +16,11 @@ import subprocess
 import sys
 
 from feedserver import FeedServer
+import os
+import tempfile
+
+# Runs keep their likes and place apart from the person's, and start fresh (issue 26).
+os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="destinations-state-")
 
 
 def main():

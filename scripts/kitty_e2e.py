@@ -30,6 +30,9 @@ import time
 
 import xvfb
 
+# Runs keep their likes and place apart from the person's, and start fresh (issue 26).
+os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="destinations-state-")
+
 COLUMNS, ROWS = 160, 48
 SCREEN = "1600x1000x24"
 TOOLS = ["Xvfb", "kitty", "xwd", "xwdtopnm", "xdotool", "script"]

@@ -11,6 +11,11 @@ import argparse
 import json
 import statistics
 import subprocess
+import os
+import tempfile
+
+# Runs keep their likes and place apart from the person's, and start fresh (issue 26).
+os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="destinations-state-")
 
 
 def main():

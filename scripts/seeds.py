@@ -8,6 +8,10 @@ each figure, the median and the worst seed (never the best), with the machine it
 Everything after `--` is passed to `destinations`.
 """
 import argparse, json, os, platform, statistics, subprocess, sys
+import tempfile
+
+# Runs keep their likes and place apart from the person's, and start fresh (issue 26).
+os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="destinations-state-")
 
 FIGURES = [  # (json path, label, worst is the larger value)
     ("hitches", "hitches", True),

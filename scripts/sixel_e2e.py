@@ -28,6 +28,9 @@ import time
 
 import xvfb
 
+# Runs keep their likes and place apart from the person's, and start fresh (issue 26).
+os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="destinations-state-")
+
 CELL_W, CELL_H = 6, 13          # xterm's default "fixed" font
 BORDER = 2                      # xterm's internal border
 COLUMNS, ROWS = 160, 48

@@ -31,6 +31,10 @@ import signal
 import struct
 import termios
 import time
+import tempfile
+
+# Runs keep their likes and place apart from the person's, and start fresh (issue 26).
+os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="destinations-state-")
 
 DECRQM = b"\x1b[?2026$p"
 DA1 = b"\x1b[c"

@@ -28,6 +28,9 @@ import sys
 import tempfile
 import time
 
+# Runs keep their likes and place apart from the person's, and start fresh (issue 26).
+os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="destinations-state-")
+
 # The prepared-image cache is bounded by cost; small, it is full within the first minute, so
 # memory that grows after that is a leak, not the cache filling up (64 MiB by default takes
 # many minutes of flinging to fill).
@@ -156,7 +159,7 @@ def drive(binary, arguments, seconds, rng, csv, phase, started, reference_after=
     command = (f"{binary} {arguments}; echo EXIT=$?; stty -a | tr ' ;' '\\n\\n' | "
                f"grep -x -- '-\\{{0,1\\}}\\(icanon\\|echo\\)' | tr '\\n' ' '; echo STTY; sleep 600")
     tmux("kill-server", check=False)
-    tmux("new-session", "-d", "-s", "soak", "-x", "160", "-y", "48", "env", "TERM=xterm-256color", *environment.split(), "sh", "-c", command)
+    tmux("new-session", "-d", "-s", "soak", "-x", "160", "-y", "48", "env", "TERM=xterm-256color", "XDG_STATE_HOME=" + os.environ["XDG_STATE_HOME"], *environment.split(), "sh", "-c", command)
     if not wait_for(lambda text: "♥" in text or "posts" in text, 30):
         return False, "the first screen never came", [], 0, 0
     pid = app_pid(binary)

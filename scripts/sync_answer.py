@@ -17,6 +17,10 @@ import random
 import statistics
 import subprocess
 import time
+import tempfile
+
+# Runs keep their likes and place apart from the person's, and start fresh (issue 26).
+os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="destinations-state-")
 
 SOCKET = f"sync-answer-{os.getpid()}"
 
@@ -45,7 +49,7 @@ def main():
     parser.add_argument("--resizes", type=int, default=12)
     options = parser.parse_args()
     rng = random.Random(1)
-    tmux("new-session", "-d", "-s", "s", "-x", "160", "-y", "48", "env", "TERM=xterm-256color",
+    tmux("new-session", "-d", "-s", "s", "-x", "160", "-y", "48", "env", "TERM=xterm-256color", "XDG_STATE_HOME=" + os.environ["XDG_STATE_HOME"],
          os.path.abspath(options.binary), "--images", "sync", "--posts", "1000000", "--refresh-rate", "120")
     answers = []
     try:

@@ -27,6 +27,9 @@ import time
 
 import xvfb
 
+# Runs keep their likes and place apart from the person's, and start fresh (issue 26).
+os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="destinations-state-")
+
 def terminal_command(terminal, args):
     """The command line that runs `args` in a 160x48 window of `terminal`."""
     if terminal == "kitty":

@@ -10,8 +10,7 @@ public enum LikeOutboxEvent: Sendable {
     /// The send failed in a way that may pass (no network, a 5xx): it is tried again after
     /// `retryIn`, the entry staying first in line.
     case waiting(StateStore.OutboxEntry, FetchError, retryIn: Duration)
-    /// The server refused the like for good (or failed it ``LikeOutbox/maximumServerErrors``
-    /// times): it left the outbox; `likedNow` is the like as it went back to (nil: a later
+    /// The server refused the like for good (a 4xx): it left the outbox; `likedNow` is the like as it went back to (nil: a later
     /// word of the person's on the same post stands).
     case rolledBack(StateStore.OutboxEntry, FetchError, likedNow: Bool?)
 }
@@ -21,14 +20,13 @@ public enum LikeOutboxEvent: Sendable {
 /// `Idempotency-Key` — the key made when the person pressed `L`, so a send repeated after a
 /// lost answer or a kill is not acted on twice.
 ///
-/// A failure that may pass keeps the entry first and tries again after 1, 2, 4 … 30 s: no
-/// network (the like waits, however long), a 5xx, a time-out. A refusal (a 4xx) rolls it
-/// back, and so do ``maximumServerErrors`` server errors in a row. Runs on a task below the
-/// frame loop; the main thread hands it nothing but a ``wake()``.
+/// A failure that may pass keeps the entry first and tries again after 1, 2, 4 … 30 s, for as
+/// long as it takes: no network, a time-out, a 5xx. A 5xx is never rolled back: the server
+/// may have taken the like before it failed (the answer is what was lost), and only the
+/// same key sent again tells it apart without acting twice. A refusal (a 4xx other than
+/// 408 and 429) rolls the like back. Runs on a task below the frame loop; the main thread
+/// hands it nothing but a ``wake()``.
 public final class LikeOutbox: Sendable {
-    /// Server errors (5xx) of one entry before it is rolled back: the server is up and
-    /// keeps refusing; 0.3^8 ≈ 7e-5 at a 30 % failure rate.
-    public static let maximumServerErrors = 8
     public static let sendDeadline: Duration = .seconds(15)
 
     public let events: Mailbox<LikeOutboxEvent>
@@ -110,13 +108,10 @@ public final class LikeOutbox: Sendable {
                 if case .cancelled = error { return }
                 if error.isTransient {
                     let attempts = (try? store.failed(entry, reason: error.description)) ?? entry.attempts + 1
-                    let serverError = if case .status(let code, _) = error { code >= 500 } else { false }
-                    if !(serverError && attempts >= Self.maximumServerErrors) {
-                        let delay = backoff(attempts)
-                        events.post(.waiting(entry, error, retryIn: delay))
-                        try? await Task.sleep(for: delay)
-                        continue
-                    }
+                    let delay = backoff(attempts)
+                    events.post(.waiting(entry, error, retryIn: delay))
+                    try? await Task.sleep(for: delay)
+                    continue
                 }
                 let likedNow = (try? store.rollBack(entry)) ?? nil
                 state.withLock { $0.rolledBack += 1 }
@@ -134,7 +129,7 @@ public final class LikeOutbox: Sendable {
 
     /// `https://host/api/v1/statuses/` for a timeline at `https://host/…/api/v1/timelines/…`
     /// (a server under a path prefix keeps it), else the origin's `/api/v1/statuses/`.
-    static func statusesURL(feedURL: String) -> String {
+    public static func statusesURL(feedURL: String) -> String {
         guard var components = URLComponents(string: feedURL) else { return feedURL }
         let path = components.path
         let prefix = path.range(of: "/api/v1/").map { String(path[..<$0.lowerBound]) } ?? ""

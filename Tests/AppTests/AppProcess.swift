@@ -26,9 +26,10 @@ enum AppProcess {
 final class Tmux {
     let socket = "destinations-test-\(getpid())-\(UUID().uuidString.prefix(8))"
     let session = "app"
+    /// Where the app keeps likes and places in this server's sessions: a folder of its own,
+    /// so no test starts where another left off (a test that means to, reuses it).
+    let stateHome = FileManager.default.temporaryDirectory.appendingPathComponent("destinations-state-\(UUID().uuidString.prefix(8))").path
 
-    /// Runs a tmux command and returns what it printed. Commands that start the server
-    /// (`new-session`) must not get a pipe: the server would inherit it and keep it open.
     /// Runs a tmux command and returns what it printed. Commands that start the server
     /// (`new-session`) must not capture: the server would inherit the pipe.
     @discardableResult
@@ -41,7 +42,8 @@ final class Tmux {
     /// test sees follows `term` and `environment` only.
     func start(_ command: String, columns: Int = 120, rows: Int = 32, term: String = "xterm-256color", environment: String = "") throws {
         try run(["new-session", "-d", "-s", session, "-x", "\(columns)", "-y", "\(rows)",
-                 "env -u NO_COLOR -u COLORTERM TERM=\(term) \(environment) \(command); echo EXIT=$?; sleep 60"], capturing: false)
+                 "env -u NO_COLOR -u COLORTERM TERM=\(term) XDG_STATE_HOME=\(stateHome) \(environment) \(command); echo EXIT=$?; sleep 60"],
+                capturing: false)
     }
 
     func keys(_ keys: String...) throws { try run(["send-keys", "-t", session] + keys) }
@@ -80,4 +82,6 @@ final class Tmux {
         if let app = try? appPID() { kill(app, SIGKILL) }
         _ = try? run(["kill-server"], capturing: false)
     }
+
+    deinit { try? FileManager.default.removeItem(atPath: stateHome) }
 }

@@ -220,6 +220,41 @@ import Testing
         #expect(after.contains("EXIT=0") && after.contains("destinations: "), "after quit:\n\(after)")
     }
 
+    /// What lasts (issue 26): a like of a bundled post, the order and the selected post come
+    /// back at the next run; `--fresh` starts at the top in the catalogue's order, with the
+    /// likes kept.
+    @Test func likesAndThePlaceLastAcrossRuns() throws {
+        let tmux = Tmux()
+        defer { tmux.stop() }
+        let command = "\(AppProcess.binary.path) --latency 0"
+        try tmux.start(command, columns: 160, rows: 48)
+        _ = try tmux.waitFor { $0.contains("Young grass") && $0.contains("♥") }
+        try tmux.keys("l", "L")
+        #expect(try tmux.waitFor { $0.contains("♥ 7965 · liked") }.contains("♥ 7965 · liked"), "Yellow blossom liked")
+        try tmux.keys("s", "s")
+        #expect(try tmux.waitFor { $0.contains("s sort (region)") }.contains("s sort (region)"))
+        try tmux.keys("q")
+        #expect(try tmux.waitFor { $0.contains("EXIT=") }.contains("EXIT=0"))
+        tmux.stop()
+
+        try tmux.start(command, columns: 160, rows: 48)
+        let again = try tmux.waitFor { $0.contains("s sort (region)") && $0.contains("Yellow blossom") && $0.contains("♥ 7965 · liked") }
+        #expect(again.contains("s sort (region)") && again.contains("♥ 7965 · liked"), "the order and the like came back:\n\(again)")
+        // The selection came back too: `L` takes the like of the selected post back.
+        try tmux.keys("L")
+        let unliked = try tmux.waitFor { $0.contains("♥ 7964") && !$0.contains("· liked") }
+        #expect(unliked.contains("♥ 7964") && !unliked.contains("· liked"), "Yellow blossom was selected:\n\(unliked)")
+        try tmux.keys("q")
+        _ = try tmux.waitFor { $0.contains("EXIT=") }
+        tmux.stop()
+
+        try tmux.start(command + " --fresh", columns: 160, rows: 48)
+        let fresh = try tmux.waitFor { $0.contains("s sort (catalogue)") && $0.contains("Young grass") && $0.contains("♥ 7964") }
+        #expect(fresh.contains("Young grass") && fresh.contains("♥ 7964") && !fresh.contains("· liked"), "fresh, the unlike kept:\n\(fresh)")
+        try tmux.keys("q")
+        #expect(try tmux.waitFor { $0.contains("EXIT=") }.contains("EXIT=0"))
+    }
+
     @Test func helpOverlayDetailViewFlingAndResize() throws {
         let tmux = Tmux()
         try tmux.start("\(AppProcess.binary.path) --latency 0", columns: 160, rows: 48)
