@@ -115,6 +115,9 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
     public func forEachLiveCell(_ body: (CollectionViewCell) -> Void) {
         for entry in live.values { body(entry.cell) }
     }
+    /// The items that have a live cell (on screen, prepared ahead, kept behind), in no
+    /// particular order: what to reconfigure when something every cell shows has changed.
+    public var liveItems: [ItemID] { Array(live.keys) }
     /// Cells on screen.
     public var visibleCellCount: Int { live.values.count { $0.isVisible } }
     /// The cells on screen, in no particular order (for per-frame statistics).

@@ -186,7 +186,7 @@ public final class FeedPager: Sendable {
     }
 
     /// `url` with `limit=40` added when it names no limit.
-    static func withLimit(_ url: String) -> String {
+    public static func withLimit(_ url: String) -> String {
         guard var components = URLComponents(string: url) else { return url }
         var items = components.queryItems ?? []
         if !items.contains(where: { $0.name == "limit" }) { items.append(URLQueryItem(name: "limit", value: String(pageSize))) }

@@ -12,6 +12,10 @@ extension HTTPFetcher: PhotoTransport {
     public func photo(at url: String, onBytes: @escaping @Sendable (Int, Int?) -> Void) async throws(ImageError) -> [UInt8] {
         do {
             return try await fetchCached(url, limit: Self.photoLimit, deadline: Self.photoDeadline, resuming: true, offline: true, onBytes: onBytes).bytes
+        } catch where error.isUnreachable {
+            // No server and no kept copy: the placeholder (the post's BlurHash) is marked, and
+            // the photo asked for again when the network is back.
+            throw .unavailable(path: PlainText.clean(url), reason: error.description)
         } catch {
             throw .unreadable(path: PlainText.clean(url), reason: error.description)
         }

@@ -126,6 +126,15 @@ public final class AssetStore {
         return .placeholder(placeholder)
     }
 
+    /// Forgets the photos that were unavailable offline (``ImageError/unavailable(path:reason:)``),
+    /// so that cells ask for them again: the network is back. Returns how many.
+    @discardableResult
+    public func forgetUnavailable() -> Int {
+        let gone = failures.filter { if case .unavailable = $0.value { true } else { false } }
+        for key in gone.keys { failures[key] = nil }
+        return gone.count
+    }
+
     /// Decodes at full size and prepares `key` on the calling thread, now: the seeds' wrong
     /// way (`--images sync`), kept to show what it costs a frame. Not cached.
     public func prepareOnThisThread(_ key: PreparedImageKey) -> Asset {

@@ -16,6 +16,10 @@ public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
     case corrupt(path: String, reason: String)
     /// A valid image of a kind the pipeline does not decode (a 16-bit colour model, say).
     case unsupported(path: String, reason: String)
+    /// A photo at a URL that could not be fetched because the server could not be reached
+    /// and no copy was kept: offline. Asked for again when the network comes back
+    /// (``AssetStore/forgetUnavailable()``).
+    case unavailable(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -27,6 +31,7 @@ public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
             "\(path): \(width)×\(height) pixels is over the limit of \(ImageLimits.maximumPixels / 1_000_000) megapixels"
         case .corrupt(let path, let reason): "\(path): corrupt image (\(reason))"
         case .unsupported(let path, let reason): "\(path): unsupported image (\(reason))"
+        case .unavailable(let path, let reason): "\(path): unavailable offline (\(reason))"
         }
     }
 
@@ -40,6 +45,7 @@ public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
         case .tooLarge: "too large"
         case .corrupt: "corrupt"
         case .unsupported: "unsupported"
+        case .unavailable: "unavailable offline"
         }
     }
 }

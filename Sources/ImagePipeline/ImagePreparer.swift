@@ -115,7 +115,7 @@ public final class ImagePreparer {
             // vanished or cannot be opened may come back as it was.
             switch error {
             case .corrupt, .notAnImage, .tooLarge, .unsupported, .empty: thumbnails.recordFailure(of: photo)
-            case .missing, .unreadable: break
+            case .missing, .unreadable, .unavailable: break
             }
             throw error
         }

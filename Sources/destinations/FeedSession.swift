@@ -33,6 +33,12 @@ final class FeedSession {
     /// The server could not be reached and the last page came from the disk cache: when
     /// that copy was fetched (seconds since 1970). Cleared by a page from the network.
     private(set) var offlineSince: Int64?
+    /// While offline: the network is asked again (the first page, through the cache) at
+    /// these times, 2, 4, 8 … 30 s apart; a probe under way posts here when it gets through.
+    private var nextProbe: Duration?
+    private var probes = 0
+    private let probeAnswers = Mailbox<Bool>()
+    private var probing = false
 
     init(url: String, token: String?, trust: String?, wake: WakeSignal?, cache: DiskCache? = nil) throws {
         self.url = url
@@ -84,6 +90,38 @@ final class FeedSession {
             }
         }
         return arrivals
+    }
+
+    /// While the feed is shown from kept copies: asks the server again now and then; returns
+    /// true once when it answered (the network is back: the caller asks again for what was
+    /// unavailable). Never waits.
+    func probeIfOffline(now: Duration) -> Bool {
+        if let answers = probeAnswers.drainIfAvailable(), let reached = answers.last {
+            probing = false
+            if reached {
+                offlineSince = nil
+                nextProbe = nil
+                probes = 0
+                problem = nil
+                return true
+            }
+        }
+        guard offlineSince != nil, !probing else { return false }
+        guard let at = nextProbe else {
+            nextProbe = now + FeedPager.backoff(attempt: 2)
+            return false
+        }
+        guard now >= at else { return false }
+        probing = true
+        probes += 1
+        nextProbe = now + FeedPager.backoff(attempt: probes + 2)
+        let fetcher = fetcher, url = FeedPager.withLimit(self.url), answers = probeAnswers
+        Task.detached(priority: .low) {
+            let body = try? await fetcher.fetchCached(url, headers: [("Accept", "application/json")], limit: FeedPager.pageLimit,
+                                                      deadline: .seconds(10), authorized: true, offline: true)
+            answers.post(body != nil && body?.offlineSince == nil)
+        }
+        return false
     }
 
     /// Asks for the next page when fewer than `screensLeft` remain below the viewport, or

@@ -201,6 +201,12 @@ final class GridApp: TerminalFrameDelegate {
             for (ids, fetchedAt) in added { applySavedLikes(to: ids, pageFetchedAt: fetchedAt) }
             somethingHappened = true
         }
+        if feed.probeIfOffline(now: clock.now) {
+            // The network is back: the photos that were unavailable are asked for again
+            // (the cells shown now at once, the others when they are next configured).
+            if screen.store.forgetUnavailable() > 0 { screen.source.reconfigureItems(screen.view.liveItems) }
+            somethingHappened = true
+        }
         let view = screen.view
         // The prefetch distance follows the scroll's speed and the network's measured time
         // to image (before the first image: Texture's fixed 2.5 screens).

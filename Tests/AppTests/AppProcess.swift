@@ -28,7 +28,12 @@ final class Tmux {
     let session = "app"
     /// Where the app keeps likes and places in this server's sessions: a folder of its own,
     /// so no test starts where another left off (a test that means to, reuses it).
-    let stateHome = FileManager.default.temporaryDirectory.appendingPathComponent("destinations-state-\(UUID().uuidString.prefix(8))").path
+    let stateHome: String
+
+    /// `stateHome`: another server's, to start where its app left off.
+    init(stateHome: String? = nil) {
+        self.stateHome = stateHome ?? FileManager.default.temporaryDirectory.appendingPathComponent("destinations-state-\(UUID().uuidString.prefix(8))").path
+    }
 
     /// Runs a tmux command and returns what it printed. Commands that start the server
     /// (`new-session`) must not capture: the server would inherit the pipe.

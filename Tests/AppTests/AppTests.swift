@@ -224,35 +224,38 @@ import Testing
     /// back at the next run; `--fresh` starts at the top in the catalogue's order, with the
     /// likes kept.
     @Test func likesAndThePlaceLastAcrossRuns() throws {
-        let tmux = Tmux()
-        defer { tmux.stop() }
         let command = "\(AppProcess.binary.path) --latency 0"
-        try tmux.start(command, columns: 160, rows: 48)
-        _ = try tmux.waitFor { $0.contains("Young grass") && $0.contains("♥") }
-        try tmux.keys("l", "L")
-        #expect(try tmux.waitFor { $0.contains("♥ 7965 · liked") }.contains("♥ 7965 · liked"), "Yellow blossom liked")
-        try tmux.keys("s", "s")
-        #expect(try tmux.waitFor { $0.contains("s sort (region)") }.contains("s sort (region)"))
-        try tmux.keys("q")
-        #expect(try tmux.waitFor { $0.contains("EXIT=") }.contains("EXIT=0"))
-        tmux.stop()
+        let first = Tmux()
+        defer { first.stop() }
+        try first.start(command, columns: 160, rows: 48)
+        _ = try first.waitFor { $0.contains("Young grass") && $0.contains("♥") }
+        try first.keys("l", "L")
+        #expect(try first.waitFor { $0.contains("♥ 7965 · liked") }.contains("♥ 7965 · liked"), "Yellow blossom liked")
+        try first.keys("s", "s")
+        #expect(try first.waitFor { $0.contains("s sort (region)") }.contains("s sort (region)"))
+        try first.keys("q")
+        #expect(try first.waitFor { $0.contains("EXIT=") }.contains("EXIT=0"))
 
-        try tmux.start(command, columns: 160, rows: 48)
-        let again = try tmux.waitFor { $0.contains("s sort (region)") && $0.contains("Yellow blossom") && $0.contains("♥ 7965 · liked") }
+        // Each run in a tmux server of its own, with the same state folder.
+        let second = Tmux(stateHome: first.stateHome)
+        defer { second.stop() }
+        try second.start(command, columns: 160, rows: 48)
+        let again = try second.waitFor { $0.contains("s sort (region)") && $0.contains("Yellow blossom") && $0.contains("♥ 7965 · liked") }
         #expect(again.contains("s sort (region)") && again.contains("♥ 7965 · liked"), "the order and the like came back:\n\(again)")
         // The selection came back too: `L` takes the like of the selected post back.
-        try tmux.keys("L")
-        let unliked = try tmux.waitFor { $0.contains("♥ 7964") && !$0.contains("· liked") }
+        try second.keys("L")
+        let unliked = try second.waitFor { $0.contains("♥ 7964") && !$0.contains("· liked") }
         #expect(unliked.contains("♥ 7964") && !unliked.contains("· liked"), "Yellow blossom was selected:\n\(unliked)")
-        try tmux.keys("q")
-        _ = try tmux.waitFor { $0.contains("EXIT=") }
-        tmux.stop()
+        try second.keys("q")
+        _ = try second.waitFor { $0.contains("EXIT=") }
 
-        try tmux.start(command + " --fresh", columns: 160, rows: 48)
-        let fresh = try tmux.waitFor { $0.contains("s sort (catalogue)") && $0.contains("Young grass") && $0.contains("♥ 7964") }
+        let third = Tmux(stateHome: first.stateHome)
+        defer { third.stop() }
+        try third.start(command + " --fresh", columns: 160, rows: 48)
+        let fresh = try third.waitFor { $0.contains("s sort (catalogue)") && $0.contains("Young grass") && $0.contains("♥ 7964") }
         #expect(fresh.contains("Young grass") && fresh.contains("♥ 7964") && !fresh.contains("· liked"), "fresh, the unlike kept:\n\(fresh)")
-        try tmux.keys("q")
-        #expect(try tmux.waitFor { $0.contains("EXIT=") }.contains("EXIT=0"))
+        try third.keys("q")
+        #expect(try third.waitFor { $0.contains("EXIT=") }.contains("EXIT=0"))
     }
 
     @Test func helpOverlayDetailViewFlingAndResize() throws {

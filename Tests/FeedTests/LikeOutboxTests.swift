@@ -18,12 +18,22 @@ import Testing
             .map { ($0.key, $0.index, $0.favourite) }
     }
 
+    /// A server keeping its favourites in ``serverState``; on `port` again after a kill (tried
+    /// for a few seconds: the old one's socket may take a moment to go).
     func server(port: Int = 0, failRate: Double = 0, seed: UInt64 = 1) async throws -> LoopbackFeed {
-        try await LoopbackFeed.start {
-            $0.port = port
-            $0.shape.failRate = failRate
-            $0.seed = seed
-            $0.statePath = serverState
+        var attempt = 0
+        while true {
+            do {
+                return try await LoopbackFeed.start {
+                    $0.port = port
+                    $0.shape.failRate = failRate
+                    $0.seed = seed
+                    $0.statePath = serverState
+                }
+            } catch where port != 0 && attempt < 50 {
+                attempt += 1
+                try await Task.sleep(for: .milliseconds(100))
+            }
         }
     }
 

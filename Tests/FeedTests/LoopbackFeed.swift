@@ -22,9 +22,16 @@ final class LoopbackFeed: Sendable {
         configure(&options)
         let server = try FeedServer(options: options)
         let port = Lock<Int?>(nil)
-        let task = Task { try await server.run { taken in port.withLock { $0 = taken } } }
+        let failure = Lock<String?>(nil)
+        let task = Task {
+            do { try await server.run { taken in port.withLock { $0 = taken } } } catch {
+                failure.withLock { $0 = "\(error)" }
+                throw error
+            }
+        }
         let deadline = ContinuousClock.now + .seconds(60)
         while port.withLock({ $0 }) == nil {
+            if let failure = failure.withLock({ $0 }) { throw TestFailure("the feed server did not start: \(failure)") }
             guard ContinuousClock.now < deadline else { throw TestFailure("the feed server did not start") }
             try await Task.sleep(for: .milliseconds(10))
         }
