@@ -14,6 +14,11 @@
    not cleared (the header stays), the window title is untouched, the text shows harmless.
 5. A wrong start: an unreachable host, a web page instead of a timeline, a bad URL: one line
    on standard error, exit 1, nothing written to the terminal.
+6. Likes that last (issue 26): `L` reaches the server; with the server stopped a like waits
+   ("1 like to send") and the app is killed with SIGKILL; started again with no server, the
+   app shows the kept feed ("offline —") with the three likes; the server comes back on the
+   same port: the header drops "offline" and the waiting like is sent — the server ends with
+   exactly the three likes.
 Times nothing: it polls until what it waits for is there (or 30 s pass).
 """
 import json
@@ -56,6 +61,11 @@ def wait_for(predicate, what, timeout=30):
 
 def photo_folders():
     return [name for name in os.listdir(tempfile.gettempdir()) if name.startswith("destinations-") and name.endswith("-photos")]
+
+
+def header(text):
+    """The screen's first line ('' before anything is drawn)."""
+    return text.splitlines()[0] if text.strip() else ""
 
 
 def pages_in(header):
@@ -161,7 +171,57 @@ def main():
             if run.returncode != 1 or len(lines) != 1 or words not in lines[0] or run.stdout:
                 fail(f"{url}: exit {run.returncode}, stdout {run.stdout!r}, stderr {run.stderr!r}")
             print(f"feed_e2e: {lines[0]}")
+
+    # 6. Likes through a server stop and a kill -9.
+    likes_through_a_kill(app, server)
     print("feed_e2e: PASS")
+
+
+def likes_through_a_kill(app, server):
+    with tempfile.TemporaryDirectory() as scratch:
+        journal = os.path.join(scratch, "server.jsonl")
+        environment = f"env XDG_CACHE_HOME={scratch}/cache XDG_STATE_HOME={scratch}/state"
+
+        def start_app(feed_url):
+            tmux("kill-server")
+            tmux("new-session", "-d", "-s", "e2e", "-x", "160", "-y", "48", f"{environment} {app} --feed {feed_url}; sleep 60")
+
+        def wait_until(condition, what, timeout=30):
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline:
+                if condition():
+                    return
+                time.sleep(0.2)
+            fail(f"{what}; the screen:\n{screen()}")
+
+        feed = FeedServer(server, "--posts", "60", "--state", journal, "--page-cache-control", "no-cache").__enter__()
+        port, timeline = feed.port, feed.timeline
+        try:
+            start_app(timeline)
+            wait_for(lambda text: "Young grass" in text and "♥" in text, "the feed's first screen")
+            tmux("send-keys", "-t", "e2e", "L", "l", "L")
+            wait_until(lambda: feed.favourites() == [59, 60], f"two likes did not reach the server ({feed.favourites()})")
+        finally:
+            feed.__exit__(None, None, None)
+        tmux("send-keys", "-t", "e2e", "l", "L")
+        wait_for(lambda text: "1 like to send" in header(text), "a like made with no server does not wait")
+        pid = tmux("display-message", "-p", "-t", "e2e", "#{pane_pid}").stdout.strip()
+        subprocess.run(["pkill", "-KILL", "-P", pid])
+        print("feed_e2e: likes: two sent, a third waiting, the app killed with SIGKILL")
+        # Started again with no server: the kept pages and the three likes.
+        start_app(timeline)
+        offline = wait_for(lambda text: "offline —" in header(text) and text.count("· liked") >= 3,
+                           "the kept feed with its three likes, offline")
+        print(f"feed_e2e: likes: offline: {header(offline).strip()[:110]}")
+        with FeedServer(server, "--posts", "60", "--state", journal, "--page-cache-control", "no-cache", port=port) as back:
+            wait_until(lambda: back.favourites() == [58, 59, 60], "the waiting like was not sent when the server came back", timeout=60)
+            wait_for(lambda text: header(text) and "offline" not in header(text) and "to send" not in header(text),
+                     "the header still says offline", timeout=60)
+            print(f"feed_e2e: likes: the server came back and holds {back.favourites()}; each like once "
+                  f"({sum(1 for line in open(journal) if line.strip())} actions in its journal)")
+            if sum(1 for line in open(journal) if line.strip()) != 3:
+                fail("the server acted on a like twice")
+        tmux("kill-server")
 
 
 if __name__ == "__main__":

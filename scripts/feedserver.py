@@ -14,8 +14,9 @@ import urllib.request
 
 
 class FeedServer:
-    def __init__(self, binary, *args, preview_folder=None):
+    def __init__(self, binary, *args, preview_folder=None, port=0):
         self.binary = binary
+        self.requested_port = port
         self.args = list(args)
         self.own_folder = preview_folder is None
         self.preview_folder = preview_folder or tempfile.mkdtemp(prefix="feed-previews-")
@@ -23,7 +24,7 @@ class FeedServer:
         self.port = None
 
     def __enter__(self):
-        self.process = subprocess.Popen([self.binary, "--port", "0", "--preview-folder", self.preview_folder] + self.args,
+        self.process = subprocess.Popen([self.binary, "--port", str(self.requested_port), "--preview-folder", self.preview_folder] + self.args,
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         line = self.process.stdout.readline()
         match = re.search(r"127\.0\.0\.1:(\d+)", line)
@@ -53,4 +54,9 @@ class FeedServer:
 
     def stats(self):
         with urllib.request.urlopen(f"{self.base}/_feed/stats", timeout=10) as response:
+            return json.load(response)
+
+    def favourites(self):
+        """The favourited status ids, as the server holds them."""
+        with urllib.request.urlopen(f"{self.base}/_feed/favourites", timeout=10) as response:
             return json.load(response)
