@@ -8,7 +8,7 @@ E2E_DEPS     := xterm xvfb x11-apps netpbm xfonts-base xdotool kitty libgl1-mesa
 RELEASE_BIN  := .build/release
 ARGS         ?=
 
-.PHONY: deps deps-e2e install-packages build run feed test examples examples-screenshots docs check-docs test-sixel test-kitty test-feed tsan fuzz soak bench bench-feed bench-ticks bench-diff bench-images bench-collection clean
+.PHONY: deps deps-e2e install-packages build run feed test examples examples-screenshots docs check-docs test-sixel test-kitty test-feed tsan fuzz soak soak-feed bench bench-feed bench-ticks bench-diff bench-images bench-collection clean
 
 deps:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEPS)"
@@ -168,3 +168,10 @@ SOAK_S ?= 600
 soak: deps
 	$(SWIFT) build -c release --product destinations
 	python3 scripts/soak.py --seconds $(SOAK_S)
+
+# A long run over a feed (issue 26): the disk cache's cap at every second, server outages,
+# likes that must all reach the server (scripts/feed_soak.py).
+soak-feed: deps
+	$(SWIFT) build -c release --product destinations
+	$(SWIFT) build -c release --product destinations-feed
+	python3 scripts/feed_soak.py --seconds $(SOAK_S)

@@ -83,6 +83,20 @@ extension HTTPFetcher {
         }
     }
 
+    /// The kept response for a GET of `url` if RFC 9111 lets it be used without asking the
+    /// server (fresh), counted as a disk hit; nil otherwise (nothing kept, or stale: it is
+    /// then left for ``fetchCached(_:headers:limit:deadline:authorized:resuming:offline:onBytes:)``).
+    public func keptFresh(_ url: String, headers extra: [(String, String)] = [], authorized: Bool = false) -> FetchedBody? {
+        guard let cache else { return nil }
+        let request = HTTPFields(extra + (authorized ? token.map { [("Authorization", "Bearer \($0)")] } ?? [] : []))
+        guard let stored = cache.head(url: url, request: request),
+              case .fresh = CachePolicy.use(status: stored.status, response: stored.fields, requestTime: stored.requestTime,
+                                            responseTime: stored.responseTime, now: now()),
+              let used = cache.lookup(url: url, request: request) else { return nil }
+        cacheTally.withLock { $0.diskHits += 1; $0.bytesSaved += used.body.count }
+        return Self.body(used)
+    }
+
     /// Asks the server with the stored validators: a 304 updates and returns the stored
     /// response, anything else replaces it.
     private func revalidate(_ url: String, stored: DiskCache.Entry, conditional: HTTPFields, extra: [(String, String)], request: HTTPFields,

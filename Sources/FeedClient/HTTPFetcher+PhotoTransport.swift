@@ -7,6 +7,9 @@ extension HTTPFetcher: PhotoTransport {
     public static let photoLimit = 64 << 20
     public static let photoDeadline: Duration = .seconds(60)
 
+    /// A fresh copy in the disk cache, read without asking the network (counted as a hit).
+    public func keptPhoto(at url: String) -> [UInt8]? { keptFresh(url)?.bytes }
+
     /// Through the disk cache when there is one (issue 26); resumed after a dropped
     /// connection where the server names the copy (D-044).
     public func photo(at url: String, onBytes: @escaping @Sendable (Int, Int?) -> Void) async throws(ImageError) -> [UInt8] {

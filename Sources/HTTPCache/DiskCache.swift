@@ -78,17 +78,28 @@ public final class DiskCache: Sendable {
 
     /// The stored response for a GET of `url` with these request fields (its `Vary` fields
     /// must match), or nil; marks it used.
-    public func lookup(url: String, request: HTTPFields) -> Entry? {
+    public func lookup(url: String, request: HTTPFields) -> Entry? { lookup(url: url, request: request, countsHit: true) }
+
+    /// What is stored for `url` with these request fields, without its body and without
+    /// marking it used: enough to tell whether it is fresh before reading it.
+    public func head(url: String, request: HTTPFields) -> (status: Int, fields: HTTPFields, requestTime: Int64, responseTime: Int64)? {
+        guard let rows = try? index.database.read({ db in try CacheIndex.Row.filter(Column("url") == url).fetchAll(db) }) else { return nil }
+        guard let row = rows.first(where: { $0.key == Self.key(url: url, vary: Self.names($0.vary), request: request) }) else { return nil }
+        return (row.status, Self.fields(row.fields), row.requestTime, row.responseTime)
+    }
+
+    /// ``lookup(url:request:)``; `countsHit` false for a look that is not a use (a 304's update).
+    private func lookup(url: String, request: HTTPFields, countsHit: Bool) -> Entry? {
         guard let rows = try? index.database.read({ db in try CacheIndex.Row.filter(Column("url") == url).fetchAll(db) }) else { return nil }
         for row in rows where row.key == Self.key(url: url, vary: Self.names(row.vary), request: request) {
             guard let body = readBody(row) else {
                 // Cut short, or replaced by another thread since the row was read: only the
                 // first is damage (the row is still this one), the second is looked up again.
-                return drop(row, damaged: true) ? nil : lookup(url: url, request: request)
+                return drop(row, damaged: true) ? nil : lookup(url: url, request: request, countsHit: countsHit)
             }
             let used = nextUse()
             _ = try? index.database.write { db in try db.execute(sql: "UPDATE entry SET used = ? WHERE key = ?", arguments: [used, row.key]) }
-            state.withLock { $0.counters.hits += 1 }
+            if countsHit { state.withLock { $0.counters.hits += 1 } }
             return Entry(url: url, status: row.status, fields: Self.fields(row.fields), requestTime: row.requestTime,
                          responseTime: row.responseTime, body: body)
         }
@@ -131,7 +142,8 @@ public final class DiskCache: Sendable {
     /// After a 304: the stored fields updated as RFC 9111 section 3.2 says, and the times of
     /// this exchange; returns the entry to use, or nil when nothing was stored.
     public func update(url: String, request: HTTPFields, notModified: HTTPFields, requestTime: Int64, responseTime: Int64) -> Entry? {
-        guard var entry = lookup(url: url, request: request),
+        // The lookup that found the stale copy counted the hit; the update is not another.
+        guard var entry = lookup(url: url, request: request, countsHit: false),
               let vary = CachePolicy.varyNames(entry.fields) else { return nil }
         entry.fields = CachePolicy.updating(entry.fields, with: notModified)
         entry.requestTime = requestTime

@@ -6,12 +6,23 @@ public protocol PhotoTransport: Sendable {
     /// The body at `url`. `onBytes` hears of every chunk as it arrives, with the length the
     /// server declared; cancelling the calling task stops the transfer and its bytes.
     func photo(at url: String, onBytes: @escaping @Sendable (_ bytes: Int, _ declaredLength: Int?) -> Void) async throws(ImageError) -> [UInt8]
+    /// The photo at `url` when a kept copy may be used without asking the network (fresh
+    /// in a disk cache), read on the calling thread (a transfer's task); nil: ask. A kept
+    /// copy takes no start from the rate limit: the limit is there for the server.
+    func keptPhoto(at url: String) -> [UInt8]?
+}
+
+extension PhotoTransport {
+    /// No kept copies: every photo is asked for.
+    public func keptPhoto(at url: String) -> [UInt8]? { nil }
 }
 
 /// What a network loader did, for the report's `network` figures.
 public struct NetworkLoadCounters: Sendable, Hashable {
     /// Transfers started.
     public var transfers = 0
+    /// Of those, served by a kept copy without a request (``PhotoTransport/keptPhoto(at:)``).
+    public var keptCopies = 0
     /// Requests that joined a transfer of the same URL under way.
     public var coalesced = 0
     /// Transfers whose every request went away before they started (no byte moved).
@@ -89,6 +100,8 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
         var task: Task<Void, Never>?
         var startedAt: Duration = .zero
         var endedAt: Duration = .zero
+        /// Read from a kept copy, no request made: its start goes back to the rate limit.
+        var fromKeptCopy = false
         init(_ first: Interest) { interests = [first] }
     }
 
@@ -247,6 +260,14 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
 
     private func start(_ transfer: Transfer, url: String) {
         let task = Task.detached(priority: .low) { [self] in
+            if let kept = transport.keptPhoto(at: url) {
+                state.withLock { state in
+                    transfer.fromKeptCopy = true
+                    state.counters.keptCopies += 1
+                }
+                finish(transfer, url: url, result: .success(kept))
+                return
+            }
             let result: Result<[UInt8], ImageError>
             do throws(ImageError) {
                 result = .success(try await transport.photo(at: url) { [state] bytes, declared in
@@ -276,6 +297,7 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
                 state.transfers[url] = nil
                 state.queue.finished(url)
             }
+            if transfer.fromKeptCopy { state.queue.refundStart() }
             guard !transfer.cancelled else { return [] }
             if case .failure = result { state.counters.failed += 1 }
             return transfer.interests.filter { !$0.cancellation.isCancelled }

@@ -134,6 +134,10 @@ public struct TransferQueue<Key: Hashable & Sendable>: Sendable {
         return best.key
     }
 
+    /// A started transfer made no request (a kept copy served it): its start goes back to
+    /// the bucket, so reading from a disk cache is never held to the server's rate.
+    public mutating func refundStart() { tokens = min(policy.burst, tokens + 1) }
+
     /// When a token will be there for a waiting transfer held back by the rate alone (nil:
     /// none is, or slots hold them back, which a finishing transfer frees).
     public func nextStartTime(at now: Duration) -> Duration? {

@@ -11,6 +11,8 @@ struct NetworkReport {
     var resumed: Int
     var pages: Int
     var transfers: Int
+    /// Of those, read from a fresh kept copy: no request, no start from the rate limit.
+    var keptCopies: Int
     var coalesced: Int
     var cancelledBeforeStart: Int
     var cancelledInFlight: Int
@@ -37,6 +39,7 @@ struct NetworkReport {
         resumed = feed.fetcher.resumeCount
         pages = feed.pager.pages
         transfers = photos.transfers
+        keptCopies = photos.keptCopies
         coalesced = photos.coalesced
         cancelledBeforeStart = photos.cancelledBeforeStart
         cancelledInFlight = photos.cancelledInFlight
@@ -65,7 +68,7 @@ struct NetworkReport {
             return "{\"p50\":\(fixed(pair.p50, 1)),\"p95\":\(fixed(pair.p95, 1))}"
         }
         let fields: [(String, String)] = [
-            ("requests", "\(requests)"), ("bytes", "\(bytes)"), ("pages", "\(pages)"), ("transfers", "\(transfers)"),
+            ("requests", "\(requests)"), ("bytes", "\(bytes)"), ("pages", "\(pages)"), ("transfers", "\(transfers)"), ("kept_copies", "\(keptCopies)"),
             ("coalesced", "\(coalesced)"), ("cancelled_before_start", "\(cancelledBeforeStart)"), ("cancelled_in_flight", "\(cancelledInFlight)"),
             ("bytes_after_cancel", "\(bytesAfterCancel)"), ("resumed", "\(resumed)"), ("failed_transfers", "\(failedTransfers)"), ("kept_nearly_done", "\(keptNearlyDone)"),
             ("promoted", "\(promoted)"), ("time_to_image_ms", percentiles(timeToImage)),
@@ -77,7 +80,7 @@ struct NetworkReport {
     }
 
     var text: String {
-        "network: \(requests) requests, \(bytes >> 10) KiB, \(pages) pages (\(skippedStatuses) statuses without a photo), \(transfers) photo transfers, "
+        "network: \(requests) requests, \(bytes >> 10) KiB, \(pages) pages (\(skippedStatuses) statuses without a photo), \(transfers) photo transfers (\(keptCopies) from kept copies), "
             + "\(coalesced) coalesced, \(promoted) promoted, \(cancelledBeforeStart) cancelled before start, \(cancelledInFlight) in flight (\(bytesAfterCancel) bytes after the cancel), \(resumed) resumed"
             + ", \(imageBytesNeverShown >> 10) of \(imageBytes >> 10) KiB of photos never shown"
             + (timeToImage.map { ", time to image p50 \(fixed($0.p50, 1)) ms, p95 \(fixed($0.p95, 1)) ms" } ?? "")

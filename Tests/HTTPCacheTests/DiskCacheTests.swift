@@ -99,6 +99,7 @@ let cacheable = HTTPFields([("Cache-Control", "max-age=600"), ("ETag", "\"v1\"")
                                                 notModified: HTTPFields([("Cache-Control", "max-age=60"), ("ETag", "\"v1\"")]),
                                                 requestTime: 500, responseTime: 501))
         #expect(updated.fields["cache-control"] == "max-age=60" && updated.fields["content-type"] == "image/jpeg")
+        #expect(cache.counters.hits == 0, "an update is not a use: the lookup that found the stale copy counts it")
         let reopened = try #require(try DiskCache(folder: folder, capacity: 1 << 20).lookup(url: "http://a/1", request: HTTPFields()))
         #expect(reopened.fields == updated.fields && reopened.responseTime == 501 && reopened.body == body("http://a/1"))
     }

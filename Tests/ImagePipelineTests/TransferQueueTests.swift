@@ -12,6 +12,23 @@ import Testing
         return started
     }
 
+    /// A start that made no request (a kept copy) goes back to the bucket.
+    @Test func aStartThatMadeNoRequestGoesBackToTheBucket() {
+        var queue = Queue(policy: TransferPolicy(connections: 10, prefetchConnections: 5, startsPerSecond: 1, burst: 1), now: t0)
+        queue.add("a", priority: 0)
+        queue.add("b", priority: 1)
+        #expect(queue.nextToStart(at: t0) == "a")
+        #expect(queue.nextToStart(at: t0) == nil, "the bucket is empty")
+        queue.finished("a")
+        queue.refundStart()
+        #expect(queue.nextToStart(at: t0) == "b")
+        queue.refundStart()
+        queue.refundStart()
+        queue.add("c", priority: 0)
+        queue.add("d", priority: 0)
+        #expect(drain(&queue, at: t0) == ["c"], "never more than the bucket holds")
+    }
+
     @Test func lowerPriorityFirstThenTheOldest() {
         var queue = Queue(policy: TransferPolicy(connections: 10, prefetchConnections: 10), now: t0)
         queue.add("far", priority: RequestPriority.visible(distance: 30))
