@@ -28,7 +28,7 @@ import time
 
 from feedserver import FeedServer
 
-KEYS = ["j", "k", "l", "h", "J", "K", "J", "PageDown", "PageUp", "G", "g", "L", "L", "Enter", "Escape", "s", "Down", "Up"]
+KEYS = ["j", "k", "l", "h", "J", "K", "J", "PageDown", "PageUp", "G", "g", "L", "L", "Enter", "BSpace", "s", "Down", "Up"]
 WORDS = ["gr", "lake", "sea", "sky", "blo", "dune"]
 CAP_MIB = 20
 
@@ -154,7 +154,8 @@ def main():
             roll = rng.random()
             if roll < 0.05:
                 word = rng.choice(WORDS)
-                tmux("send-keys", "-t", "soak", "/", *list(word), rng.choice(["Enter", "Escape"]))
+                # Esc while typing clears the filter (outside a filter it would quit); Enter keeps the new one.
+                tmux("send-keys", "-t", "soak", "/", "Escape", "/", *list(word), "Enter")
                 keys += len(word) + 2
             else:
                 tmux("send-keys", "-t", "soak", rng.choice(KEYS))
@@ -163,7 +164,7 @@ def main():
         if failure is None:
             if server is None:
                 server = FeedServer(server_binary, *server_args, port=port).__enter__()
-            tmux("send-keys", "-t", "soak", "Escape", "Escape")
+            tmux("send-keys", "-t", "soak", "BSpace")
             if not wait_for(lambda: "to send" not in header(), 120):
                 failure = f"the outbox did not empty with the server up: {header()}"
         tmux("send-keys", "-t", "soak", "q")
