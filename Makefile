@@ -105,7 +105,7 @@ test-kitty: deps-e2e
 # The threaded parts of the tests, and one headless fling of the app, under ThreadSanitizer
 # (its own build folder). Any report fails the target.
 TSAN_BUILD := .build-tsan
-TSAN_TESTS := ^(CoreKitTests|ImagePipelineTests|CollectionKitTests|RenderLoopTests|DiffableDataTests|DestinationsModelTests|FeedTests|HTTPCacheTests|TerminalFrontTests\.TerminalWriterTests)[./]
+TSAN_TESTS := ^(CoreKitTests|ImagePipelineTests|CollectionKitTests|RenderLoopTests|DiffableDataTests|DestinationsModelTests|FeedTests|HTTPCacheTests|SavedStateTests|TerminalFrontTests\.TerminalWriterTests)[./]
 tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --build-path $(TSAN_BUILD)
 	@status=0; $(SWIFT) test --skip-build --sanitize=thread --build-path $(TSAN_BUILD) --filter '$(TSAN_TESTS)' > $(TSAN_BUILD)/tsan-tests.log 2>&1 || status=$$?; \
