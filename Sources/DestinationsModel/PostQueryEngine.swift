@@ -14,7 +14,15 @@ public final class PostQueryEngine: Sendable {
     /// The ids of `catalogue`'s first `postCount` posts that `query` shows, in its order,
     /// or nil when cancelled midway. The index is built again only when the catalogue grew
     /// (a photo folder still being read) or the post count changed.
+    /// No filter in the catalogue's order is every post as it is: no index is built or
+    /// kept for it (a feed growing page by page rebuilt one, and held a copy of the
+    /// catalogue that made every page's append copy it whole on the main thread).
     public func run(_ query: PostQuery, over catalogue: Catalogue, postCount: Int, isCancelled: () -> Bool = { false }) -> [Int]? {
+        if query.filter.isEmpty && query.order == .catalogue {
+            let ids = postCount > 0 ? Array(1...postCount) : []
+            state.withLock { $0.last = (query, ids) }
+            return ids
+        }
         let (index, previous) = indexAndLast(catalogue: catalogue, postCount: postCount)
         guard let ids = index.ids(for: query, narrowing: previous, isCancelled: isCancelled) else { return nil }
         state.withLock { $0.last = (query, ids) }

@@ -189,16 +189,11 @@ final class GridApp: TerminalFrameDelegate {
     private func drainFeed(_ feed: FeedSession) {
         let arrivals = feed.takeArrivals(now: clock.now)
         if !arrivals.isEmpty {
-            var catalogue = screen.catalogue
-            var added: [(ids: Range<Int>, fetchedAt: Int64?)] = []
             for arrival in arrivals {
-                let before = catalogue.baseCount
-                catalogue.appendFeedPosts(arrival.page.posts)
-                added.append(((before + 1)..<(catalogue.baseCount + 1), arrival.fetchedAt))
                 Self.addPlaceholders(of: arrival, to: screen.store)
+                applySavedLikes(to: screen.appendFeedPosts(arrival.page.posts), pageFetchedAt: arrival.fetchedAt)
             }
-            screen.replaceCatalogue(catalogue)
-            for (ids, fetchedAt) in added { applySavedLikes(to: ids, pageFetchedAt: fetchedAt) }
+            screen.requery(animated: false)
             somethingHappened = true
         }
         if feed.probeIfOffline(now: clock.now) {

@@ -2,6 +2,7 @@ import CellCanvas
 import CollectionKit
 import DestinationsModel
 import DiffableData
+import FeedFormat
 import Dispatch
 import ImagePipeline
 import RenderLoop
@@ -97,6 +98,16 @@ final class GridScreen: CollectionViewPrefetching, CollectionViewDelegate {
         catalogue = newer
         postCount = newer.baseCount
         requery(animated: false)
+    }
+
+    /// A feed's page: its posts join the catalogue at the end, in place — a copy of the
+    /// catalogue per page grew with the feed (a hitch a page at 100,000 posts) — and are
+    /// shown by the next ``requery(animated:)`` (once for a frame's pages). Returns the ids added.
+    func appendFeedPosts(_ posts: [FeedPost]) -> Range<Int> {
+        let before = catalogue.baseCount
+        catalogue.appendFeedPosts(posts)
+        postCount = catalogue.baseCount
+        return (before + 1)..<(postCount + 1)
     }
 
     /// True while a query is being computed or waits for the next commit.

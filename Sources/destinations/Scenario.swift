@@ -17,6 +17,9 @@ enum ScenarioKind: String, ExpressibleByArgument, CaseIterable, Sendable {
     case reverse
     /// Types a filter a letter at a time (a snapshot per key), keeps it, scrolls, clears it.
     case search
+    /// `G`, and `G` again every second: a feed paged on to its end as fast as its pages
+    /// come, the view going to the new bottom each time (issue 25: no hitch from paging).
+    case end
     /// No input at all: once the first screen is complete (every visible thumbnail in),
     /// the report measures what doing nothing costs (`idle_cpu_pct`, `idle_bytes`).
     case idle
@@ -67,6 +70,9 @@ struct ScenarioDriver {
             return [.character(down ? "J" : "K")]
         case .search:
             return searchStep()
+        case .end:
+            nextAt += .seconds(1)
+            return [.character("G")]
         case .idle:
             return []
         }
