@@ -133,10 +133,15 @@ def main():
         first = settle(env, cell, 300, time.monotonic() + 60)
         shots["first"] = first
         photo = first.photo_cells()
+        def sent_so_far():
+            # What the app had sent kitty by then: tells "not sent" from "not drawn".
+            sent = open(log, "rb").read() if os.path.exists(log) else b""
+            return (f"the app had sent {sent.count(b'a=T')} transmissions and {sent.count(b'a=p,')} placements "
+                    f"({len(sent)} bytes), header: {first.header_text() if hasattr(first, 'header_text') else '?'}")
         if len(photo) < 300:
-            fail(f"first screen: {len(photo)} photo cells (symbols: {symbol_cells}); kitty images not drawn")
+            fail(f"first screen: {len(photo)} photo cells (symbols: {symbol_cells}); kitty images not drawn; {sent_so_far()}")
         if symbol_cells * 10 > len(photo):
-            fail(f"the measure does not tell them apart: symbols {symbol_cells} photo cells, kitty {len(photo)}")
+            fail(f"the measure does not tell them apart: symbols {symbol_cells} photo cells, kitty {len(photo)}; {sent_so_far()}")
         keys(env, "j", "j", "j", "j")
         # Thumbnails come back as pixels once the motion settles: most of the first screen's.
         enough = len(photo) * 4 // 5
