@@ -40,8 +40,13 @@ def fail(message):
     sys.exit(1)
 
 
+# The tmux server in use: a run that starts the app again takes a server of its own (a new
+# session on a server that is just being killed can land in it and vanish with it).
+SOCKET = ["feed-e2e"]
+
+
 def tmux(*args):
-    return subprocess.run(["tmux", "-L", "feed-e2e"] + list(args), capture_output=True, text=True)
+    return subprocess.run(["tmux", "-L", SOCKET[0]] + list(args), capture_output=True, text=True)
 
 
 def screen():
@@ -56,7 +61,9 @@ def wait_for(predicate, what, timeout=30):
         if predicate(text):
             return text
         time.sleep(0.2)
-    fail(f"{what}; the screen:\n{text}")
+    sessions = tmux("ls").stdout.strip() or tmux("ls").stderr.strip()
+    processes = subprocess.run(["pgrep", "-af", "destinations"], capture_output=True, text=True).stdout.strip()
+    fail(f"{what}; tmux: {sessions}; processes:\n{processes}\nthe screen:\n{text}")
 
 
 def photo_folders():
@@ -182,8 +189,12 @@ def likes_through_a_kill(app, server):
         journal = os.path.join(scratch, "server.jsonl")
         environment = f"env XDG_CACHE_HOME={scratch}/cache XDG_STATE_HOME={scratch}/state"
 
+        runs = [0]
+
         def start_app(feed_url):
             tmux("kill-server")
+            runs[0] += 1
+            SOCKET[0] = f"feed-e2e-likes-{os.getpid()}-{runs[0]}"
             tmux("new-session", "-d", "-s", "e2e", "-x", "160", "-y", "48", f"{environment} {app} --feed {feed_url}; sleep 60")
 
         def wait_until(condition, what, timeout=30):
