@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """The fling over a feed, measured: issue 25's targets over several seeds.
 
-    scripts/feed_bench.py [--runs 5] [--posts 10000] [--latency 80] [--bandwidth 20000] [--stress 0]
+    scripts/feed_bench.py [--runs 5] [--posts 10000] [--latency 80] [--bandwidth 20000] [--stress 0] [--tls]
 
 Each run starts destinations-feed (release) on a free loopback port with the previews made
 beforehand (kept in .build/feed-previews; the first run of a new size makes them all, which
 takes minutes), then flings the app over it headless at 120 Hz, 160x48, for 6 s. Prints each
 run and the median (worst) of: hitches, commit p99, placeholders, time to image p95 and its
 parts, transfers, bytes after a cancel per cancelled transfer, and the server's count of
-transfers of one URL at the same time (duplicates).
+transfers of one URL at the same time (duplicates). `--tls`: the server speaks HTTPS with
+HTTP/2 under a certificate made for the run (openssl), which the app is told to trust.
 """
 import argparse
 import json
@@ -35,7 +36,16 @@ def main():
     parser.add_argument("--bandwidth", type=int, default=20000)
     parser.add_argument("--stress", type=int, default=0)
     parser.add_argument("--duration", type=float, default=6)
+    parser.add_argument("--app", default=APP, help="the app binary (another build, to compare)")
+    parser.add_argument("--tls", action="store_true", help="HTTPS with HTTP/2 (a certificate made for the run)")
     options = parser.parse_args()
+    tls_server, tls_app = [], []
+    if options.tls:
+        folder = tempfile.mkdtemp(prefix="feed-bench-tls-")
+        certificate, key = os.path.join(folder, "cert.pem"), os.path.join(folder, "key.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
+                        "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], check=True, capture_output=True)
+        tls_server, tls_app = ["--tls-cert", certificate, "--tls-key", key], ["--trust-certificate", certificate]
     os.makedirs(PREVIEWS, exist_ok=True)
     made = sum(1 for name in os.listdir(PREVIEWS) if name.endswith(".jpg"))
     if made < options.posts:
@@ -44,9 +54,9 @@ def main():
             pass
     rows = []
     for seed in range(1, options.runs + 1):
-        server_args = ["--posts", str(options.posts), "--latency", str(options.latency), "--bandwidth", str(options.bandwidth), "--seed", str(seed)]
+        server_args = ["--posts", str(options.posts), "--latency", str(options.latency), "--bandwidth", str(options.bandwidth), "--seed", str(seed)] + tls_server
         with FeedServer(SERVER, *server_args, preview_folder=PREVIEWS) as feed:
-            run = subprocess.run([APP, "--feed", feed.timeline, "--scenario", "fling", "--duration", str(options.duration), "--refresh-rate", "120",
+            run = subprocess.run([options.app, "--feed", feed.timeline, *tls_app, "--scenario", "fling", "--duration", str(options.duration), "--refresh-rate", "120",
                                   "--seed", str(seed), "--stress", str(options.stress), "--report", "json"],
                                  capture_output=True, text=True, env=dict(os.environ, COLUMNS="160", LINES="48"))
             if run.returncode != 0:
@@ -68,7 +78,8 @@ def main():
         }
         rows.append(row)
         print(f"seed {seed}: " + ", ".join(f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}" for k, v in row.items()), flush=True)
-    print(f"\nmedian (worst) over {len(rows)} runs, {options.posts} posts, latency {options.latency} ms, {options.bandwidth} KB/s, stress {options.stress}:")
+    print(f"\nmedian (worst) over {len(rows)} runs, {options.posts} posts, latency {options.latency} ms, {options.bandwidth} KB/s, stress {options.stress}"
+          f"{', HTTPS/2' if options.tls else ''}:")
     for key in rows[0]:
         values = [row[key] for row in rows]
         worst = min(values) if key in ("pages", "transfers") else max(values)
