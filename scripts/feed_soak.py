@@ -27,6 +27,7 @@ import tempfile
 import time
 
 from feedserver import FeedServer
+from soak import rss_mb
 
 KEYS = ["j", "k", "l", "h", "J", "K", "J", "PageDown", "PageUp", "G", "g", "L", "L", "Enter", "BSpace", "s", "Down", "Up"]
 WORDS = ["gr", "lake", "sea", "sky", "blo", "dune"]
@@ -79,17 +80,6 @@ def app_pid():
     pane = tmux("display-message", "-p", "-t", "soak", "#{pane_pid}").strip()
     children = subprocess.run(["pgrep", "-P", pane], capture_output=True, text=True).stdout.split()
     return int(children[0]) if children else None
-
-
-def rss_mb(pid):
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-    except FileNotFoundError:
-        return None
-    return None
 
 
 def main():

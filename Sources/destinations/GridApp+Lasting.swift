@@ -36,7 +36,7 @@ extension GridApp {
             screen.requery(animated: false)
         }
         placeToFind = place.post
-        if feed != nil { feed?.pagesToTheEnd = true }
+        feed?.pagesToTheEnd = true  // a feed pages on until the post comes (findPlace)
     }
 
     /// A feed's posts that just arrived (`ids`): the person's saved word over the page's

@@ -102,8 +102,12 @@ import Testing
             try store.setLiked(now, post: post, title: "Post \(post)", in: timeline, send: true)
             sender.wake()
         }
-        try await Task.sleep(for: .milliseconds(200))
-        let waiting = sender.events.drain()
+        // Until the first failed send is told (30 s: a bound for a hang, not a timing).
+        var waiting: [LikeOutboxEvent] = []
+        for _ in 0..<3000 where !waiting.contains(where: { if case .waiting = $0 { true } else { false } }) {
+            waiting += sender.events.drain()
+            try await Task.sleep(for: .milliseconds(10))
+        }
         #expect(waiting.contains { if case .waiting(_, let error, _) = $0 { error.isUnreachable } else { false } }, "no server: the likes wait")
         #expect(store.pending(in: timeline).count == 4)
         let feed = try await server(port: port)
