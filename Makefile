@@ -8,7 +8,7 @@ E2E_DEPS     := xterm xvfb x11-apps netpbm xfonts-base xdotool kitty libgl1-mesa
 RELEASE_BIN  := .build/release
 ARGS         ?=
 
-.PHONY: deps deps-e2e install-packages build run feed test examples examples-screenshots docs check-docs test-sixel test-kitty test-feed tsan fuzz soak soak-feed bench bench-feed bench-ticks bench-diff bench-images bench-collection clean
+.PHONY: deps deps-e2e install-packages build run feed test test-steps examples examples-screenshots docs check-docs test-sixel test-kitty test-feed tsan fuzz soak soak-feed bench bench-feed bench-ticks bench-diff bench-images bench-collection clean
 
 deps:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEPS)"
@@ -40,7 +40,14 @@ feed: deps
 	$(SWIFT) build -c release --product destinations-feed
 	$(RELEASE_BIN)/destinations-feed $(FEED_ARGS)
 
+# Every test and script makes its files under TMPDIR: one folder per run, removed when the
+# run passes (kept, and named, when it fails).
 test: deps
+	@dir=$$(mktemp -d /tmp/destinations-test.XXXXXX); status=0; \
+	  TMPDIR=$$dir $(MAKE) --no-print-directory test-steps || status=$$?; \
+	  if [ $$status = 0 ]; then rm -rf $$dir; else echo "make test: failed; its files are in $$dir"; fi; exit $$status
+
+test-steps:
 	@$(MAKE) --no-print-directory deps-e2e || echo "make test: could not install the sixel test's terminal ($(E2E_DEPS))"
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip FeedTests

@@ -62,8 +62,18 @@ public final class PostIndex: Sendable {
 
     private static let checkEvery = 1 << 16
 
+    /// How many of the first `postCount` posts have a matching entry (post `i` is entry
+    /// `i % entryCount`): each result is built at its exact size, since the snapshot keeps
+    /// the array as it is (D-046) and growth by doubling left up to half of it empty.
+    private func matchingPostCount(_ matches: [Bool]) -> Int {
+        var count = 0
+        for entry in 0..<Swift.min(entryCount, postCount) where matches[entry] { count += (postCount - 1 - entry) / entryCount + 1 }
+        return count
+    }
+
     private func filter(_ ids: [Int], matches: [Bool], isCancelled: () -> Bool) -> [Int]? {
         var result: [Int] = []
+        result.reserveCapacity(ids.reduce(0) { $0 + (matches[($1 - 1) % entryCount] ? 1 : 0) })
         for (position, id) in ids.enumerated() {
             if position % Self.checkEvery == 0, isCancelled() { return nil }
             if matches[(id - 1) % entryCount] { result.append(id) }
@@ -75,6 +85,7 @@ public final class PostIndex: Sendable {
         guard postCount > 0 else { return [] }
         if !matches.contains(false) { return Array(1...postCount) }
         var result: [Int] = []
+        result.reserveCapacity(matchingPostCount(matches))
         var entry = 0
         for index in 0..<postCount {
             if index % Self.checkEvery == 0, isCancelled() { return nil }
@@ -91,6 +102,7 @@ public final class PostIndex: Sendable {
         var byRank = [Int](repeating: 0, count: entryCount)
         for entry in 0..<entryCount { byRank[rank[entry]] = entry }
         var result: [Int] = []
+        result.reserveCapacity(matchingPostCount(matches))
         for entry in byRank where matches[entry] {
             if isCancelled() { return nil }
             result.append(contentsOf: stride(from: entry + 1, through: postCount, by: entryCount))

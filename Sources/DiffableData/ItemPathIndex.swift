@@ -18,6 +18,9 @@ struct ItemPathIndex<ItemID: Hashable & Sendable>: Sendable {
     /// Whether the flat array holds the paths (for tests and the benchmark).
     var isDense: Bool { dense != nil }
 
+    /// Whether the paths are computed from a run of keys, with no array at all (for tests).
+    var isComputed: Bool { dense?.isComputed ?? false }
+
     /// - Complexity: O(1).
     subscript(item: ItemID) -> ItemPath? {
         get {
@@ -95,60 +98,91 @@ struct PackedPath: Sendable, Equatable {
 
     /// No path: a slot of the flat layout with no item.
     static let empty = PackedPath(section: .min, item: .min)
-    private init(section: Int32, item: Int32) {
+    init(section: Int32, item: Int32) {
         self.section = section
         self.item = item
     }
 }
 
-/// `Int` keys in `lowest ..< lowest + slots.count`, each slot the key's path or `.empty`.
+/// `Int` keys in `lowest ..< lowest + width`, each slot the key's path or `.empty`.
+///
+/// Until a key breaks the pattern, no array exists: while the keys so far are `lowest,
+/// lowest + 1, …` at consecutive items of one section — a list of row ids in order, what
+/// a grid of every post is — a path is computed, not stored (a million posts: 8 MB less per
+/// snapshot, and two snapshots live while a query's result replaces the grid). The first
+/// key or path out of that run writes the array once and carries on as before.
 struct DenseSlots: Sendable {
-    private var slots: [PackedPath]
+    /// Empty while `run` stands for every key.
+    private var slots: [PackedPath] = []
     private var lowest: Int
+    /// Keys the range spans (`slots.count` once written).
+    private var width: Int
     private(set) var count = 0
+    /// The path of key `lowest` while the keys are a run (`count` of them, each one item on).
+    private var run: PackedPath?
+    private var isRun = true
 
     /// Nil when the range is wider than four slots a key plus slack, or overflows.
     init?(low: Int, high: Int, expectedCount: Int) {
         let (width, overflow) = high.subtractingReportingOverflow(low)
         guard !overflow, Self.allows(width: width + 1, count: expectedCount) else { return nil }
         lowest = low
-        slots = Array(repeating: .empty, count: width + 1)
+        self.width = width + 1
     }
 
     private static func allows(width: Int, count: Int) -> Bool {
         width >= 0 && width <= Int(Int32.max) && width <= count * 4 + 1024
     }
 
+    /// Whether the paths are computed rather than stored (for tests).
+    var isComputed: Bool { isRun }
+
     subscript(key: Int) -> PackedPath? {
         let slot = key &- lowest
+        if isRun {
+            guard let run, slot >= 0, slot < count else { return nil }
+            return PackedPath(section: run.section, item: run.item &+ Int32(truncatingIfNeeded: slot))
+        }
         guard slot >= 0, slot < slots.count else { return nil }
         let path = slots[slot]
         return path == .empty ? nil : path
     }
 
-    /// Whether `key` fits, growing the array when that keeps it compact.
+    /// Whether `key` fits, growing the range when that keeps it compact.
     mutating func canHold(_ key: Int) -> Bool {
         let slot = key &- lowest
-        if slot >= 0, slot < slots.count { return true }
-        let low = Swift.min(lowest, key), high = Swift.max(lowest + slots.count - 1, key)
-        let (width, overflow) = high.subtractingReportingOverflow(low)
-        guard !overflow, Self.allows(width: width + 1, count: count + 1) else { return false }
+        if slot >= 0, slot < width { return true }
+        let low = Swift.min(lowest, key), high = Swift.max(lowest + width - 1, key)
+        let (span, overflow) = high.subtractingReportingOverflow(low)
+        guard !overflow, Self.allows(width: span + 1, count: count + 1) else { return false }
         if key < lowest {
+            writeSlots()
             slots.insert(contentsOf: repeatElement(.empty, count: lowest - key), at: 0)
             lowest = key
         } else {
             // Grow by half again at least, so appending ascending keys one at a time is
             // amortised O(1).
-            let wanted = Swift.max(slot + 1, slots.count + slots.count / 2)
-            let capped = Swift.min(wanted, (count + 1) * 4 + 1024)
-            slots.append(contentsOf: repeatElement(.empty, count: Swift.max(slot + 1, capped) - slots.count))
+            let wanted = Swift.max(slot + 1, width + width / 2)
+            let capped = Swift.max(slot + 1, Swift.min(wanted, (count + 1) * 4 + 1024))
+            if !isRun { slots.append(contentsOf: repeatElement(.empty, count: capped - slots.count)) }
+            width = capped
         }
+        width = isRun ? width : slots.count
         return true
     }
 
     /// Requires ``canHold(_:)`` to have answered true for `key`.
     mutating func updateValue(_ path: PackedPath, forKey key: Int) -> PackedPath? {
         let slot = key - lowest
+        if isRun {
+            if slot == count, path.section != PackedPath.empty.section,
+               count == 0 || (run!.section == path.section && run!.item &+ Int32(truncatingIfNeeded: count) == path.item) {
+                if count == 0 { run = path }
+                count += 1
+                return nil
+            }
+            writeSlots()
+        }
         let previous = slots[slot]
         slots[slot] = path
         if previous == .empty {
@@ -160,12 +194,36 @@ struct DenseSlots: Sendable {
 
     mutating func removeValue(forKey key: Int) {
         let slot = key &- lowest
+        if isRun {
+            guard slot >= 0, slot < count else { return }
+            if slot == count - 1 {
+                count -= 1
+                return
+            }
+            writeSlots()
+        }
         guard slot >= 0, slot < slots.count, slots[slot] != .empty else { return }
         slots[slot] = .empty
         count -= 1
     }
 
     func forEach(_ body: (Int, PackedPath) -> Void) {
+        if isRun {
+            for slot in 0..<count { body(lowest + slot, self[lowest + slot]!) }
+            return
+        }
         for (slot, path) in slots.enumerated() where path != .empty { body(lowest + slot, path) }
+    }
+
+    /// Stores the run's paths in the array: a key or path out of the run came.
+    private mutating func writeSlots() {
+        guard isRun else { return }
+        var stored = [PackedPath](repeating: .empty, count: width)
+        if let run {
+            for slot in 0..<count { stored[slot] = PackedPath(section: run.section, item: run.item &+ Int32(slot)) }
+        }
+        slots = stored
+        isRun = false
+        run = nil
     }
 }

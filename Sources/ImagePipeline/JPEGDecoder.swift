@@ -5,6 +5,9 @@ import CTurboJPEG
 /// One decoder per worker thread: a TurboJPEG handle must not be shared (IMAGES.md, trap 10).
 public final class JPEGDecoder {
     private let handle: tjhandle
+    /// Whether a progressive image wanted at 1/8 is read from its DC scans alone
+    /// (``ProgressiveDCDecoder``); the tests turn it off to compare with TurboJPEG.
+    var readsDCScansAlone = true
 
     /// A decoder with its own TurboJPEG handle (traps only when out of memory).
     public init() {
@@ -43,6 +46,11 @@ public final class JPEGDecoder {
         let scaledWidth = Int(ctj_scaled(width, factor)), scaledHeight = Int(ctj_scaled(height, factor))
 
         let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
+        // At 1/8 a progressive image needs only its DC scans: no whole-image coefficient
+        // buffer (D-053). Anything that decoder does not take goes to TurboJPEG.
+        if readsDCScansAlone, factor.num == 1, factor.denom == 8, !isCMYK, let image = ProgressiveDCDecoder.decode(data) {
+            return orientation.apply(to: image)
+        }
         var pixels = [UInt8](repeating: 0, count: scaledWidth * scaledHeight * 4)
         let format = isCMYK ? TJPF_CMYK : TJPF_RGBA
         let status = data.withUnsafeBufferPointer { source in

@@ -13,14 +13,30 @@ public final class JPEGEncoder {
 
     deinit { tjDestroy(handle) }
 
-    /// `image` as a baseline JPEG at `quality` (1...100), 4:2:0.
-    public func encode(_ image: PixelBuffer, quality: Int = 80) throws(ImageError) -> [UInt8] {
+    /// How the chroma of an encoded JPEG is subsampled (or none: grey).
+    public enum Subsampling: Sendable {
+        case s444, s422, s420, grey
+        var turbo: Int32 {
+            switch self {
+            case .s444: Int32(TJSAMP_444.rawValue)
+            case .s422: Int32(TJSAMP_422.rawValue)
+            case .s420: Int32(TJSAMP_420.rawValue)
+            case .grey: Int32(TJSAMP_GRAY.rawValue)
+            }
+        }
+    }
+
+    /// `image` as a JPEG at `quality` (1...100): baseline 4:2:0 unless asked otherwise
+    /// (progressive files are what the tests of ``ProgressiveDCDecoder`` are made of).
+    public func encode(_ image: PixelBuffer, quality: Int = 80, subsampling: Subsampling = .s420,
+                       progressive: Bool = false) throws(ImageError) -> [UInt8] {
         precondition((1...100).contains(quality), "JPEGEncoder: quality \(quality) is not 1...100")
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
+        let flags = progressive ? Int32(TJFLAG_PROGRESSIVE) : 0
         let status = image.bytes.withUnsafeBufferPointer { pixels in
             tjCompress2(handle, pixels.baseAddress, Int32(image.width), 0, Int32(image.height), Int32(TJPF_RGBA.rawValue),
-                        &output, &size, Int32(TJSAMP_420.rawValue), Int32(quality), 0)
+                        &output, &size, subsampling.turbo, Int32(quality), flags)
         }
         defer { if let output { tjFree(output) } }
         guard status == 0, let output else {

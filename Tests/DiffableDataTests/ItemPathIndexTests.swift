@@ -73,6 +73,69 @@ import Testing
         for probe in (base - 300)...(base + 400) { #expect(paths[probe] == model[probe], "seed \(seed) probe \(probe)") }
     }
 
+    /// A run of keys at consecutive items (every post in order) keeps no array; whatever
+    /// breaks the run — a key out of order, a path elsewhere, a removal inside — writes it,
+    /// and from then on every key answers as a dictionary would. Random runs and breaks.
+    @Test(arguments: 1...40) func aRunOfKeysIsComputedUntilSomethingBreaksIt(seed: Int) {
+        var rng = SplitMix64(seed: UInt64(seed))
+        var paths = ItemPathIndex<Int>()
+        var model: [Int: ItemPath] = [:]
+        let low = rng.below(3) == 0 ? -50 : rng.below(1_000), length = 1 + rng.below(500)
+        let section = rng.below(3), firstItem = rng.below(4)
+        paths.reserve(for: Array(low..<(low + length)))
+        for k in 0..<length {
+            let path = ItemPath(item: firstItem + k, section: section)
+            #expect(paths.updateValue(path, forKey: low + k) == nil)
+            model[low + k] = path
+        }
+        #expect(paths.isComputed, "seed \(seed): a run in order stores nothing")
+        // Extending the run at its end, or taking its last key away, keeps it computed.
+        for _ in 0..<rng.below(20) {
+            let end = low + paths.count
+            if rng.below(3) == 0, paths.count > 1 {
+                paths[end - 1] = nil
+                model[end - 1] = nil
+            } else {
+                let path = ItemPath(item: firstItem + paths.count, section: section)
+                #expect(paths.updateValue(path, forKey: end) == nil)
+                model[end] = path
+            }
+        }
+        #expect(paths.isComputed && paths.count == model.count)
+        for step in 0..<200 {
+            let key = low - 20 + rng.below(length + 60)
+            if rng.below(4) == 0 {
+                paths[key] = nil
+                model[key] = nil
+            } else {
+                let path = ItemPath(item: rng.below(3) == 0 ? -1 - rng.below(5) : rng.below(length + 10), section: rng.below(4) - 1)
+                #expect(paths.updateValue(path, forKey: key) == model.updateValue(path, forKey: key), "seed \(seed) step \(step)")
+            }
+            #expect(paths.count == model.count, "seed \(seed) step \(step)")
+            for probe in (low - 30)...(low + length + 70) where step % 20 == 0 {
+                #expect(paths[probe] == model[probe], "seed \(seed) step \(step) probe \(probe)")
+            }
+        }
+        for (key, path) in model { #expect(paths[key] == path, "seed \(seed) key \(key)") }
+    }
+
+    @Test func everyPostInOrderIsComputedAndAFilteredResultIsStored() {
+        var all = Snapshot<Int, Int>()
+        all.appendSections([0])
+        all.appendItems(Array(1...1_000_000))
+        #expect(all.pathByItem.isComputed && all.indexOfItem(654_321) == 654_320)
+        all.appendItems([1_000_001, 1_000_002])   // a page more of a feed: still a run
+        #expect(all.pathByItem.isComputed && all.indexOfItem(1_000_002) == 1_000_001)
+        var filtered = Snapshot<Int, Int>()
+        filtered.appendSections([0])
+        filtered.appendItems(Array(stride(from: 3, through: 1_000_000, by: 3)))
+        #expect(filtered.pathByItem.isDense && !filtered.pathByItem.isComputed)
+        #expect(filtered.indexOfItem(6) == 1 && filtered.indexOfItem(7) == nil)
+        // The diff between them sees every item where it is.
+        let changes = all.changeset(to: filtered)
+        #expect(changes.itemDeletes.count == 1_000_002 - filtered.numberOfItems)
+    }
+
     /// The index a million-post app builds: one append, then the queries the grid makes.
     @Test func aMillionItemSnapshotAnswersEveryQueryFromTheFlatLayout() {
         var snapshot = Snapshot<Int, Int>()

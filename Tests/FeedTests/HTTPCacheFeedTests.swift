@@ -18,11 +18,16 @@ import Testing
         let clock = Lock<Int64>(Int64(Date().timeIntervalSince1970))
         let fetcher: HTTPFetcher
         let folder: String
-        init(folder: String? = nil) throws {
-            self.folder = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("http-cache-\(UUID().uuidString)").path
+        /// The client whose folder this one opens again: kept alive with it, since the
+        /// folder goes when its owner does.
+        private let owner: Client?
+        init(sharing other: Client? = nil) throws {
+            owner = other
+            self.folder = other?.folder ?? FileManager.default.temporaryDirectory.appendingPathComponent("http-cache-\(UUID().uuidString)").path
             let clock = clock
             fetcher = try HTTPFetcher(cache: try DiskCache(folder: self.folder, capacity: 1 << 20), now: { clock.withLock { $0 } })
         }
+        deinit { if owner == nil { try? FileManager.default.removeItem(atPath: folder) } }
         func advance(_ seconds: Int64) { clock.withLock { $0 += seconds } }
         func get(_ url: String, _ headers: [(String, String)] = []) async throws -> String {
             String(decoding: try await fetcher.fetchCached(url, headers: headers, limit: 1 << 20, deadline: .seconds(30)).bytes, as: UTF8.self)
@@ -61,7 +66,7 @@ import Testing
         let url = "\(feed.base)/_cache/again?cc=max-age%3D600&body=photo-bytes"
         #expect(try await first.get(url) == "photo-bytes")
         first.fetcher.shutdown()
-        let second = try Client(folder: first.folder)
+        let second = try Client(sharing: first)
         defer { second.fetcher.shutdown() }
         #expect(try await second.get(url) == "photo-bytes")
         #expect(try await Self.counts(feed)["again"]?.requests == 1)
@@ -151,7 +156,7 @@ import Testing
         for url in urls { bodies.append(try await first.fetcher.photo(at: url) { _, _ in }) }
         first.fetcher.shutdown()
         #expect(feed.stats.previewRequests == 20 && first.fetcher.bytesReceived > 0)
-        let second = try Client(folder: first.folder)
+        let second = try Client(sharing: first)
         defer { second.fetcher.shutdown() }
         second.advance(3600)  // an hour later: still fresh (max-age a week)
         for (url, body) in zip(urls, bodies) { #expect(try await second.fetcher.photo(at: url) { _, _ in } == body) }
@@ -173,7 +178,7 @@ import Testing
         online.fetcher.shutdown()
         await feed.stop()
 
-        let offline = try Client(folder: online.folder)
+        let offline = try Client(sharing: online)
         defer { offline.fetcher.shutdown() }
         offline.advance(86_400)  // a day later: the page (max-age 30) is long stale
         let again = await onThread { try? FeedPager(url: feed.timeline, fetcher: offline.fetcher, wake: nil).loadFirstPage() }

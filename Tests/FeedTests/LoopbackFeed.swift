@@ -10,6 +10,8 @@ final class LoopbackFeed: Sendable {
     let port: Int
     let scheme: String
     private let task: Task<Void, any Error>
+    /// The previews folder made for this server (not one a test named): removed at `stop`.
+    private let ownPreviews: String?
 
     /// Starts a server with `configure`'s options (port 0, previews in a fresh folder).
     static func start(_ configure: (inout FeedServer.Options) -> Void = { _ in }) async throws -> LoopbackFeed {
@@ -18,7 +20,8 @@ final class LoopbackFeed: Sendable {
         options.posts = 200
         // Cancelling the server's task at the end of a test logs "shutdown" errors otherwise.
         options.logLevel = .critical
-        options.previewFolder = FileManager.default.temporaryDirectory.appendingPathComponent("feed-previews-\(UUID().uuidString)").path
+        let previews = FileManager.default.temporaryDirectory.appendingPathComponent("feed-previews-\(UUID().uuidString)").path
+        options.previewFolder = previews
         configure(&options)
         let server = try FeedServer(options: options)
         let port = Lock<Int?>(nil)
@@ -35,14 +38,16 @@ final class LoopbackFeed: Sendable {
             guard ContinuousClock.now < deadline else { throw TestFailure("the feed server did not start") }
             try await Task.sleep(for: .milliseconds(10))
         }
-        return LoopbackFeed(server: server, port: port.withLock { $0 }!, scheme: options.tlsCertificate == nil ? "http" : "https", task: task)
+        return LoopbackFeed(server: server, port: port.withLock { $0 }!, scheme: options.tlsCertificate == nil ? "http" : "https", task: task,
+                            ownPreviews: options.previewFolder == previews ? previews : nil)
     }
 
-    private init(server: FeedServer, port: Int, scheme: String, task: Task<Void, any Error>) {
+    private init(server: FeedServer, port: Int, scheme: String, task: Task<Void, any Error>, ownPreviews: String?) {
         self.server = server
         self.port = port
         self.scheme = scheme
         self.task = task
+        self.ownPreviews = ownPreviews
     }
 
     var base: String { "\(scheme)://127.0.0.1:\(port)" }
@@ -52,6 +57,7 @@ final class LoopbackFeed: Sendable {
     func stop() async {
         task.cancel()
         _ = try? await task.value
+        if let ownPreviews { try? FileManager.default.removeItem(atPath: ownPreviews) }
     }
 }
 
