@@ -63,6 +63,19 @@ struct ImageBench: ParsableCommand {
         }
         print("convert 40x12 by symbol set (ms): " + setCosts.joined(separator: "; "))
 
+        // A progressive photo's 1/8 thumbnail: its DC scans alone against TurboJPEG (D-053),
+        // and the coefficient memory each holds (libjpeg: 64 coefficients of 2 bytes a block).
+        for name in ["path.jpg", "darkest-hour.jpg", "rain-drops.jpg", "storm.jpg"] {
+            let data = Array(try Data(contentsOf: photos.appendingPathComponent(name)))
+            let dcOnly = JPEGDecoder(), turbo = JPEGDecoder()
+            turbo.readsDCScansAlone = false
+            let dc = median { _ = try? dcOnly.decode(data, path: name, covering: (1, 1)) }
+            let whole = median { _ = try? turbo.decode(data, path: name, covering: (1, 1)) }
+            let size = dcOnly.headerSize(data) ?? (0, 0)
+            let blocks = ((size.width + 15) / 16) * ((size.height + 15) / 16) * 6   // 4:2:0: six blocks an MCU
+            print("progressive \(pad(name, 17)) \(size.width)x\(size.height) at 1/8: DC scans \(Measure.format(dc)) ms, TurboJPEG \(Measure.format(whole)) ms (\(Measure.format(whole / dc, 1))x); coefficients held \((blocks * 4) >> 10) KiB against \((blocks * 128) >> 20) MiB")
+        }
+
         // Throughput: distinct crop windows of the baseline photo, so nothing is reused.
         let path = subjects[0].path
         let windows = (0..<120).map { CropWindow(x: Double($0 % 12) * 0.05, y: Double($0 / 12) * 0.03, width: 0.4, height: 0.6) }

@@ -10,8 +10,10 @@ app's status. A preview folder kept between runs spares the server making previe
 it is measured (`make bench-feed` keeps one in .build/).
 """
 import argparse
+import atexit
 import json
 import shlex
+import shutil
 import subprocess
 import sys
 
@@ -21,6 +23,7 @@ import tempfile
 
 # Runs keep their likes and place apart from the person's, and start fresh (issue 26).
 os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="destinations-state-")
+atexit.register(shutil.rmtree, os.environ["XDG_STATE_HOME"], True)
 
 
 def main():

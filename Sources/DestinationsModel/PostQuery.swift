@@ -20,6 +20,10 @@ public struct PostQuery: Sendable, Equatable {
         self.addedLikes = order == .likes ? addedLikes : [:]
     }
 
+    /// No filter, the catalogue's order: every post as it is, which needs no catalogue
+    /// to compute (``PostQueryEngine/everyPost(postCount:)``).
+    public var isEveryPostInOrder: Bool { filter.isEmpty && order == .catalogue }
+
     /// The filter as the index compares it: lowercased UTF-8.
     var needle: [UInt8] { Array(filter.lowercased().utf8) }
 

@@ -18,14 +18,20 @@ public final class PostQueryEngine: Sendable {
     /// kept for it (a feed growing page by page rebuilt one, and held a copy of the
     /// catalogue that made every page's append copy it whole on the main thread).
     public func run(_ query: PostQuery, over catalogue: Catalogue, postCount: Int, isCancelled: () -> Bool = { false }) -> [Int]? {
-        if query.filter.isEmpty && query.order == .catalogue {
-            let ids = postCount > 0 ? Array(1...postCount) : []
-            state.withLock { $0.last = (query, ids) }
-            return ids
-        }
+        if query.isEveryPostInOrder { return everyPost(postCount: postCount) }
         let (index, previous) = indexAndLast(catalogue: catalogue, postCount: postCount)
         guard let ids = index.ids(for: query, narrowing: previous, isCancelled: isCancelled) else { return nil }
         state.withLock { $0.last = (query, ids) }
+        return ids
+    }
+
+    /// The ids of the first `postCount` posts in order: what ``PostQuery/isEveryPostInOrder``
+    /// shows. Takes no catalogue, so a caller need not hold one while it runs (a feed's
+    /// next page is appended to the catalogue in place, and a copy held here made that
+    /// append copy every post on the main thread).
+    public func everyPost(postCount: Int) -> [Int] {
+        let ids = postCount > 0 ? Array(1...postCount) : []
+        state.withLock { $0.last = (PostQuery(), ids) }
         return ids
     }
 

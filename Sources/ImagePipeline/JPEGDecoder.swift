@@ -5,9 +5,10 @@ import CTurboJPEG
 /// One decoder per worker thread: a TurboJPEG handle must not be shared (IMAGES.md, trap 10).
 public final class JPEGDecoder {
     private let handle: tjhandle
-    /// Whether a progressive image wanted at 1/8 is read from its DC scans alone
-    /// (``ProgressiveDCDecoder``); the tests turn it off to compare with TurboJPEG.
-    var readsDCScansAlone = true
+    /// Whether a progressive image wanted at 1/8 is read from its DC scans alone, without
+    /// libjpeg's whole-image coefficient buffer (D-053); off, TurboJPEG decodes every image.
+    /// The tests and `destinations-bench images` turn it off to compare the two.
+    public var readsDCScansAlone = true
 
     /// A decoder with its own TurboJPEG handle (traps only when out of memory).
     public init() {

@@ -223,10 +223,13 @@ private struct DCState {
             } else {
                 let mcuX = unit % mcusWide, mcuY = unit / mcusWide
                 for (slot, member) in members.enumerated() {
-                    let c = components[member.component]
-                    for v in 0..<c.vertical {
-                        for h in 0..<c.horizontal {
-                            let block = (mcuY * c.vertical + v) * c.blocksWide + mcuX * c.horizontal + h
+                    // Scalars only: a copy of the component would share its coefficients, and
+                    // every write below would then copy the whole array (a quadratic decode).
+                    let vertical = components[member.component].vertical, horizontal = components[member.component].horizontal
+                    let blocksWide = components[member.component].blocksWide
+                    for v in 0..<vertical {
+                        for h in 0..<horizontal {
+                            let block = (mcuY * vertical + v) * blocksWide + mcuX * horizontal + h
                             try decodeBlock(member.component, block: block, table: tables[slot],
                                             high: successiveHigh, low: successiveLow, reader: &reader)
                         }

@@ -86,7 +86,14 @@ final class GridScreen: CollectionViewPrefetching, CollectionViewDelegate {
     /// source's background queue; a newer query supersedes one still running. The main
     /// thread only commits the finished changeset.
     func requery(animated: Bool = true) {
-        let query = state.query, queries = queries, catalogue = catalogue, postCount = postCount
+        let query = state.query, queries = queries, postCount = postCount
+        guard !query.isEveryPostInOrder else {
+            // Without the catalogue: a closure holding it while a feed's next page is
+            // appended made that append copy every post on the main thread.
+            source.applyInBackground(animatingDifferences: animated) { _ in Self.snapshot(queries.everyPost(postCount: postCount)) }
+            return
+        }
+        let catalogue = catalogue
         source.applyInBackground(animatingDifferences: animated) { isSuperseded in
             queries.run(query, over: catalogue, postCount: postCount, isCancelled: isSuperseded).map(Self.snapshot)
         }
