@@ -15,7 +15,14 @@ public final class JPEGEncoder {
 
     /// How the chroma of an encoded JPEG is subsampled (or none: grey).
     public enum Subsampling: Sendable {
-        case s444, s422, s420, grey
+        /// Chroma at full resolution.
+        case s444
+        /// Chroma halved across.
+        case s422
+        /// Chroma halved across and down: what cameras and the web use.
+        case s420
+        /// One component, no chroma.
+        case grey
         var turbo: Int32 {
             switch self {
             case .s444: Int32(TJSAMP_444.rawValue)
@@ -27,7 +34,7 @@ public final class JPEGEncoder {
     }
 
     /// `image` as a JPEG at `quality` (1...100): baseline 4:2:0 unless asked otherwise
-    /// (progressive files are what the tests of ``ProgressiveDCDecoder`` are made of).
+    /// (progressive files are what the tests of the DC-scan decoder are made of, D-053).
     public func encode(_ image: PixelBuffer, quality: Int = 80, subsampling: Subsampling = .s420,
                        progressive: Bool = false) throws(ImageError) -> [UInt8] {
         precondition((1...100).contains(quality), "JPEGEncoder: quality \(quality) is not 1...100")
