@@ -8,6 +8,8 @@
 /// store per item instead of a hash and a probe (issue 23: peak RSS and Esc at a million).
 /// The array is chosen when an empty index is first filled; a key that would make it too
 /// sparse (more than four slots a key, plus slack) moves everything into the dictionary.
+/// Until a key breaks the run of identifiers in order, the array is not even written: the
+/// paths are computed (``DenseSlots``, D-054).
 struct ItemPathIndex<ItemID: Hashable & Sendable>: Sendable {
     private var hashed: [ItemID: PackedPath] = [:]
     private var dense: DenseSlots?
