@@ -29,6 +29,9 @@ struct CacheIndex: Sendable {
 
     init(path: String) throws {
         var configuration = Configuration()
+        // Two runs sharing one cache: a writer waits for the other's transaction instead of
+        // failing with "database is locked".
+        configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             // WAL: readers never wait for a writer, and a crash leaves the last committed state.
             try db.execute(sql: "PRAGMA journal_mode = WAL")

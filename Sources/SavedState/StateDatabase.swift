@@ -9,6 +9,11 @@ struct StateDatabase: Sendable {
 
     init(path: String) throws {
         var configuration = Configuration()
+        // Another connection writing (a second run of the app, or the last one's sender
+        // finishing while the next opens the file): wait for it rather than fail the write
+        // ("database is locked"; found by the hundred-likes test under ThreadSanitizer).
+        // Writes run on the state's own queue, never on the main thread.
+        configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             // WAL: a commit is one append; a kill -9 leaves the last committed transaction.
             try db.execute(sql: "PRAGMA journal_mode = WAL")
