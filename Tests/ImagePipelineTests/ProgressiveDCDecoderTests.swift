@@ -1,3 +1,4 @@
+import CoreKit
 import Foundation
 @testable import ImagePipeline
 import Testing
@@ -114,7 +115,7 @@ import Testing
 
     @Test func everyByteFlippedFailsOrDecodesButNeverTraps() throws {
         let data = try bytes(fixtureNamed: "progressive-restarts.jpg")
-        var generator = SplitMix(seed: 7)
+        var generator = SplitMix64(seed: 7)
         var decoded = 0
         for _ in 0..<3_000 {
             var mutated = data
@@ -136,18 +137,5 @@ import Testing
         #expect(thumbnail == ProgressiveDCDecoder.decode(data))
         let detail = try decoder.decode(data, path: "path.jpg", covering: (1000, 600))
         #expect(detail.width == 1024 && detail.height == 640)
-    }
-}
-
-/// A small seeded generator (SplitMix64), so a failure can be replayed.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
