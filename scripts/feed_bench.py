@@ -68,6 +68,7 @@ def main():
             "hitches": report["hitches"], "commit_p99_ms": report["commit_ms"]["p99"],
             "placeholders_pct": report["placeholder_cell_frames_pct"],
             "time_to_image_p95_ms": (network["time_to_image_ms"] or {}).get("p95", 0),
+            "visible_time_to_image_p95_ms": (network["visible_time_to_image_ms"] or {}).get("p95", 0),
             "queue_p95_ms": (network["queue_wait_ms"] or {}).get("p95", 0),
             "transfer_p95_ms": (network["transfer_ms"] or {}).get("p95", 0),
             "prepare_p95_ms": (network["prepare_ms"] or {}).get("p95", 0),

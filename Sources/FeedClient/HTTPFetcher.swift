@@ -131,9 +131,13 @@ public final class HTTPFetcher: Sendable {
     /// `token`: sent as `Authorization: Bearer` to the feed's host only. `trust`: a PEM
     /// certificate to trust besides the system's (a server of your own, a test's).
     /// `cache`: responses kept between runs as RFC 9111 allows; `now`: the clock their ages
-    /// are read on (seconds since 1970).
+    /// are read on (seconds since 1970). `connectionsPerHost`: HTTP/1.1 connections open to
+    /// one host at once — at least the loading pipeline's slots
+    /// (``TransferPolicy/connections``), or the transfers past it wait in the client's own
+    /// first-come queue, where no priority reaches them (HTTP/2 carries them all as streams
+    /// of one connection).
     public init(token: String? = nil, userAgent: String = "destinations", trust: String? = nil, connectTimeout: Duration = .seconds(5),
-                cache: DiskCache? = nil, now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) throws {
+                connectionsPerHost: Int = TransferPolicy().connections, cache: DiskCache? = nil, now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) throws {
         self.cache = cache
         self.now = now
         var tls = TLSConfiguration.makeClientConfiguration()
@@ -146,7 +150,7 @@ public final class HTTPFetcher: Sendable {
         }
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow,
                                                      timeout: .init(connect: .nanoseconds(connectTimeout.nanoseconds), read: .seconds(15)))
-        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 8
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = connectionsPerHost
         configuration.httpVersion = .automatic
         client = HTTPClient(eventLoopGroupProvider: .shared(Self.group), configuration: configuration)
         configuration.connectionPool.retryConnectionEstablishment = false

@@ -29,9 +29,12 @@ public final class ServerStats: Sendable {
         public var mostConcurrentSameURL = 0
         /// Transfers of a media URL started while another of the same URL was in flight.
         public var overlappingSameURL = 0
+        /// The most media bodies being sent at the same time, all URLs: how many transfers
+        /// the client really runs at once (a client-side queue in front of the wire shows here).
+        public var mostConcurrentMedia = 0
     }
 
-    private let state = Lock<(snapshot: Snapshot, inFlight: [String: Int])>((Snapshot(), [:]))
+    private let state = Lock<(snapshot: Snapshot, inFlight: [String: Int], mediaInFlight: Int)>((Snapshot(), [:], 0))
 
     public init() {}
 
@@ -46,6 +49,8 @@ public final class ServerStats: Sendable {
             state.inFlight[path] = now
             if now > 1 { state.snapshot.overlappingSameURL += 1 }
             state.snapshot.mostConcurrentSameURL = max(state.snapshot.mostConcurrentSameURL, now)
+            state.mediaInFlight += 1
+            state.snapshot.mostConcurrentMedia = max(state.snapshot.mostConcurrentMedia, state.mediaInFlight)
         }
     }
 
@@ -53,6 +58,7 @@ public final class ServerStats: Sendable {
         state.withLock { state in
             let left = (state.inFlight[path] ?? 1) - 1
             state.inFlight[path] = left > 0 ? left : nil
+            state.mediaInFlight -= 1
         }
     }
 }

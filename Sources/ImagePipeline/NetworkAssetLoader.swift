@@ -41,8 +41,14 @@ public struct NetworkLoadCounters: Sendable, Hashable {
     public var failed = 0
     /// Waiting prefetches whose cell became visible.
     public var promoted = 0
-    /// From a request to its prepared image, each delivered request, in ms.
+    /// From a request to its prepared image, each delivered request, in ms: a prefetch's
+    /// counts from its ask, however far ahead of the viewport that was.
     public var timeToImage: [Double] = []
+    /// What a person waited, in ms: from the moment a cell on screen wanted the photo (a
+    /// request made for a visible cell, or a prefetch seen promoted at a frame) to its
+    /// prepared image, each delivered request a visible cell waited for. A prefetch prepared
+    /// before its cell showed is not counted: nobody waited for it.
+    public var visibleTimeToImage: [Double] = []
     /// Its parts: waiting in the queue (request → transfer start), the transfer (start →
     /// last byte), and the preparation (last byte → prepared, waiting for a worker included).
     public var queueWait: [Double] = []
@@ -110,6 +116,9 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
         let request: Int
         let cancellation: Cancellable
         let askedAt: Duration
+        /// When a visible cell first wanted it: the ask for a visible request, the first
+        /// frame that saw a prefetch promoted; nil while it is a prefetch.
+        var visibleSince: Duration?
     }
 
     struct State: Sendable {
@@ -167,7 +176,9 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
 
     public func load(_ key: PreparedImageKey, request: Int, priority: Int, cancellation: Cancellable) -> Bool {
         let url = key.asset.path
-        let interest = Interest(key: key, request: request, cancellation: cancellation, askedAt: now())
+        let time = now()
+        let interest = Interest(key: key, request: request, cancellation: cancellation, askedAt: time,
+                                visibleSince: RequestPriority.isPrefetch(priority) ? nil : time)
         state.withLock { state in
             if let transfer = state.transfers[url] {
                 transfer.interests.append(interest)
@@ -188,12 +199,17 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
     public func postDueCompletions() {
         var toCancel: [Task<Void, Never>] = []
         var skipped = 0
+        let time = now()
         state.withLock { state in
             for (url, transfer) in state.transfers {
                 transfer.interests.removeAll { interest in
                     guard interest.cancellation.isCancelled else { return false }
                     if state.queue.isWaiting(url) { skipped += 1 }
                     return true
+                }
+                for index in transfer.interests.indices where transfer.interests[index].visibleSince == nil
+                    && !RequestPriority.isPrefetch(transfer.interests[index].cancellation.priority) {
+                    transfer.interests[index].visibleSince = time
                 }
                 if let priority = transfer.interests.map(\.cancellation.priority).min() {
                     state.queue.update(url, priority: priority)
@@ -332,6 +348,9 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
         let done = now()
         state.withLock { state in
             state.counters.timeToImage.append((done - interest.askedAt).milliseconds)
+            // Promoted while it waited for a worker: counted from the last byte, the most it can have waited.
+            let wanted = interest.visibleSince ?? (RequestPriority.isPrefetch(interest.cancellation.priority) ? nil : arrivedAt)
+            if let wanted { state.counters.visibleTimeToImage.append((done - wanted).milliseconds) }
             state.counters.prepareTime.append((done - arrivedAt).milliseconds)
         }
         inbox.post(AssetCompletion(request: interest.request, key: interest.key, result: result))

@@ -5,11 +5,16 @@ import CoreKit
 /// viewport first). Each thread builds its own `Context` (a decoder and a converter) and
 /// never shares it: TurboJPEG handles and chafa configurations are per thread.
 ///
-/// With a priority that has a rescue thread (``WorkerPriority/idleWithRescue``), one more
-/// thread at that priority looks at the queue every ``rescuePeriod`` while it holds jobs,
-/// and runs the best one only when some job has waited ``starvationNanoseconds`` and no pool
-/// thread has taken a job for as long: the pool's threads are `SCHED_IDLE` and get no core
-/// while other work wants every one.
+/// With a priority that has rescue threads (``WorkerPriority/idleWithRescue``) the pool's
+/// threads are `SCHED_IDLE`, which get no core while other work wants every one, and as
+/// many rescue threads at nice 10 stand by. The pool is **starved** when some job has
+/// waited ``starvationNanoseconds`` and no pool thread has run a job *freely* (its wall
+/// time within twice its CPU time) for as long. While starved, the rescue threads take the
+/// best jobs one after another, and the pool's threads take the worst: a job a starved
+/// `SCHED_IDLE` thread holds may wait seconds for a core, and the farthest prefetch can
+/// best afford that. The first job a pool thread runs freely ends it (D-055: with one
+/// rescuer that ran only when no pool thread had *taken* a job for 200 ms, a fling over a
+/// feed on a busy machine showed half its cell-frames as placeholders).
 final class WorkerPool<Context>: Sendable {
     typealias Job = @Sendable (Context) -> Void
 
@@ -21,66 +26,97 @@ final class WorkerPool<Context>: Sendable {
         var queuedAt: UInt64 = 0
     }
 
-    /// The queue, and when a pool thread (not the rescuer) last took a job from it.
-    private let queue = Lock<(jobs: [Queued], sequence: Int, stopping: Bool, lastTakenAt: UInt64)>(([], 0, false, 0))
+    private struct State: Sendable {
+        /// Sorted so that the best job is last.
+        var jobs: [Queued] = []
+        var sequence = 0
+        var stopping = false
+        /// When a pool thread (not a rescuer) last finished a job with a core to itself.
+        var lastFreeRunAt: UInt64 = DispatchTime.now().uptimeNanoseconds
+        var starved = false
+    }
+
+    private let queue = Lock(State())
     private let wakeUp = DispatchSemaphore(value: 0)
     private let rescueWakeUp = DispatchSemaphore(value: 0)
     let workerCount: Int
-    /// How long a job may wait before the rescue thread takes one (200 ms, ns).
-    static var starvationNanoseconds: UInt64 { 200_000_000 }
-    /// How often the rescue thread looks while jobs are queued.
+    private let rescuerCount: Int
+    /// How long a job may wait, with no pool thread running one freely, before the pool
+    /// counts as starved (100 ms, ns): a quiet pool finishes a thumbnail every few ms.
+    static var starvationNanoseconds: UInt64 { 100_000_000 }
+    /// How often the rescue threads look while jobs are queued and the pool is not starved.
     static var rescuePeriod: DispatchTimeInterval { .milliseconds(50) }
-    /// Jobs the rescue thread took.
+    /// Jobs the rescue threads took.
     var rescuedCount: Int { rescued.withLock { $0 } }
     private let rescued = Lock(0)
+    /// Whether the pool counts as starved now (see the type's comment).
+    var isStarved: Bool { queue.withLock { $0.starved } }
 
     init(workers: Int, name: String, priority: WorkerPriority = .normal, makeContext: @escaping @Sendable () -> Context) {
         precondition(workers > 0, "WorkerPool needs at least one worker, got \(workers)")
         workerCount = workers
+        rescuerCount = priority.hasRescue ? workers : 0
         for index in 0..<workers {
             let thread = Thread { [self] in
                 priority.forThread(index).applyToCurrentThread()
                 let context = makeContext()
-                while let job = self.next() { job(context) }
+                while let job = self.next() {
+                    let wall = DispatchTime.now().uptimeNanoseconds, cpu = Platform.currentThreadCPUNanoseconds
+                    job(context)
+                    let end = DispatchTime.now().uptimeNanoseconds
+                    if Self.ranFreely(wall: end &- wall, cpu: Platform.currentThreadCPUNanoseconds &- cpu) {
+                        queue.withLock { state in
+                            state.lastFreeRunAt = end
+                            state.starved = false
+                        }
+                    }
+                }
             }
             thread.name = "\(name) \(index)"
             thread.start()
         }
-        if let rescue = priority.rescue {
+        for index in 0..<rescuerCount {
             let thread = Thread { [self] in
-                rescue.applyToCurrentThread()
+                WorkerPriority.applyRescueToCurrentThread()
                 let context = makeContext()
                 while let job = self.nextStarved() {
                     rescued.withLock { $0 += 1 }
                     job(context)
                 }
             }
-            thread.name = "\(name) rescue"
+            thread.name = "\(name) rescue \(index)"
             thread.start()
         }
     }
 
+    /// Whether a job that took `wall` ns and `cpu` ns of its thread's time had a core to
+    /// itself: off a core for no longer than it was on one, with a millisecond of slack for
+    /// the frame loop taking the core now and then. (A job that blocks looks starved too;
+    /// the pool's jobs compute.)
+    static func ranFreely(wall: UInt64, cpu: UInt64) -> Bool { wall <= 2 * cpu + 1_000_000 }
+
     /// Queues `job`; among queued jobs, the lowest `priority` runs first, then the oldest.
     /// - Complexity: O(log n) amortised (a binary insertion into the sorted queue).
     func submit(priority: Int, _ job: @escaping Job) {
-        queue.withLock { insert(Queued(priority: priority, sequence: 0, job: job), into: &$0) }
+        let starved = queue.withLock { insert(Queued(priority: priority, sequence: 0, job: job), into: &$0) }
+        if starved { rescueWakeUp.signal() }
         wakeUp.signal()
     }
 
     /// ``submit(priority:_:)`` unless a worker holds the queue right now; false then, and
     /// the caller keeps the job for later (the main thread never waits on a worker).
     func trySubmit(priority: Int, _ job: @escaping Job) -> Bool {
-        let queued: Void? = queue.withLockIfAvailable { insert(Queued(priority: priority, sequence: 0, job: job), into: &$0) }
-        guard queued != nil else { return false }
+        guard let starved = queue.withLockIfAvailable({ insert(Queued(priority: priority, sequence: 0, job: job), into: &$0) }) else { return false }
+        if starved { rescueWakeUp.signal() }
         wakeUp.signal()
         return true
     }
 
-    private func insert(_ job: Queued, into state: inout (jobs: [Queued], sequence: Int, stopping: Bool, lastTakenAt: UInt64)) {
-        if state.jobs.isEmpty { rescueWakeUp.signal() }
+    /// Inserts `job` in order; returns whether the pool is starved (a rescuer should look now).
+    private func insert(_ job: Queued, into state: inout State) -> Bool {
+        if state.jobs.isEmpty { for _ in 0..<rescuerCount { rescueWakeUp.signal() } }
         let item = Queued(priority: job.priority, sequence: state.sequence, job: job.job, queuedAt: DispatchTime.now().uptimeNanoseconds)
         state.sequence += 1
-        // Kept sorted so that the best job is at the end (removeLast is O(1)).
         var low = 0, high = state.jobs.count
         while low < high {
             let mid = (low + high) / 2
@@ -88,6 +124,7 @@ final class WorkerPool<Context>: Sendable {
             if (other.priority, other.sequence) > (item.priority, item.sequence) { low = mid + 1 } else { high = mid }
         }
         state.jobs.insert(item, at: low)
+        return state.starved && rescuerCount > 0
     }
 
     var queuedCount: Int { queue.withLock { $0.jobs.count } }
@@ -96,23 +133,23 @@ final class WorkerPool<Context>: Sendable {
     func stop() {
         queue.withLock { $0.stopping = true }
         for _ in 0..<workerCount { wakeUp.signal() }
-        rescueWakeUp.signal()
+        for _ in 0..<rescuerCount { rescueWakeUp.signal() }
     }
 
-    /// The rescue thread's next job: the best queued one once any has waited too long;
-    /// sleeps until jobs are queued, then looks every ``rescuePeriod``. Nil when stopping.
+    /// A rescue thread's next job: the best queued one while the pool is starved, one after
+    /// another without a pause; sleeps until jobs are queued, then looks every
+    /// ``rescuePeriod``. Nil when stopping.
     private func nextStarved() -> Job? {
         while true {
             let now = DispatchTime.now().uptimeNanoseconds
             let taken: (stop: Bool, job: Job?, queued: Bool) = queue.withLock { state in
                 if state.stopping { return (true, nil, false) }
-                // Starved: a job has waited that long and no pool thread has taken one for
-                // as long (a long queue that the pool works through is not starvation).
-                guard let oldest = state.jobs.lazy.map(\.queuedAt).min(), now &- oldest >= Self.starvationNanoseconds,
-                      now &- state.lastTakenAt >= Self.starvationNanoseconds else {
-                    return (false, nil, !state.jobs.isEmpty)
+                if !state.starved, let oldest = state.jobs.lazy.map(\.queuedAt).min(), now &- oldest >= Self.starvationNanoseconds,
+                   now &- state.lastFreeRunAt >= Self.starvationNanoseconds {
+                    state.starved = true
                 }
-                return (false, state.jobs.popLast()?.job, true)
+                guard state.starved, let best = state.jobs.popLast() else { return (false, nil, !state.jobs.isEmpty) }
+                return (false, best.job, true)
             }
             if taken.stop { return nil }
             if let job = taken.job { return job }
@@ -124,14 +161,14 @@ final class WorkerPool<Context>: Sendable {
         }
     }
 
+    /// A pool thread's next job: the best, or the worst while the pool is starved.
     private func next() -> Job? {
         while true {
             wakeUp.wait()
             let job: Job?? = queue.withLock { state in
                 if state.stopping { return .some(nil) }
-                guard let job = state.jobs.popLast() else { return .none }
-                state.lastTakenAt = DispatchTime.now().uptimeNanoseconds
-                return .some(job.job)
+                guard !state.jobs.isEmpty else { return .none }
+                return .some(state.starved ? state.jobs.removeFirst().job : state.jobs.removeLast().job)
             }
             switch job {
             case .some(nil): return nil

@@ -17,10 +17,10 @@ public enum WorkerPriority: String, Sendable, CaseIterable {
     /// threads take every spare cycle and give way at once, and under load the low one
     /// keeps thumbnails coming.
     case mixed
-    /// Every thread `idle`, plus a rescue thread at `low` that takes a job only once one
-    /// has waited 200 ms (the idle threads are starved by other work):
-    /// on a quiet machine nothing of the pool ever competes with the frame loop, and under
-    /// load thumbnails keep coming.
+    /// Every thread `idle`, plus as many rescue threads at nice 10 that take jobs only while
+    /// the idle threads are starved by other work (``WorkerPool``; D-038, D-055): on a quiet
+    /// machine nothing of the pool ever competes with the frame loop, and under load
+    /// thumbnails keep coming.
     case idleWithRescue = "idle-rescue"
 
     /// The default, chosen by measurement (DECISIONS.md, D-019, D-038).
@@ -35,8 +35,8 @@ public enum WorkerPriority: String, Sendable, CaseIterable {
         }
     }
 
-    /// The priority of the pool's rescue thread, if it has one.
-    public var rescue: WorkerPriority? { self == .idleWithRescue ? .low : nil }
+    /// Whether a pool of this priority has rescue threads (they run at ``rescueNice``).
+    public var hasRescue: Bool { self == .idleWithRescue }
 
     /// For threads that mostly wait (transfers): `mixed` where the pool's threads are all
     /// `idle` but for a rescuer, so a wait that ends under load is acted on by the one
@@ -59,4 +59,15 @@ public enum WorkerPriority: String, Sendable, CaseIterable {
 
     /// The nice value of `low`.
     static let lowNice: Int32 = 10
+
+    /// The nice value of a pool's rescue threads. They run only while every core is taken by
+    /// other work, where each nice-0 thread has its share: nice 10 gets about a tenth of it,
+    /// and a fling over a feed with two cores busy showed 7.3 (8.9) % of its cell-frames as
+    /// placeholders, commit p99 1.66 (3.59) ms; nice 5 (a third) 2.4 (4.1) %, but the commit
+    /// p99 3.36 (4.30) ms: the frame loop's share went to them (D-055).
+    static let rescueNice: Int32 = 10
+
+    /// Sets the calling thread to a rescue thread's priority; returns false if refused.
+    @discardableResult
+    static func applyRescueToCurrentThread() -> Bool { Platform.setCurrentThreadNice(rescueNice) }
 }

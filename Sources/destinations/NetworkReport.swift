@@ -23,6 +23,8 @@ struct NetworkReport {
     var skippedStatuses: Int
     var pageLatency: (p50: Double, p95: Double)?
     var timeToImage: (p50: Double, p95: Double)?
+    /// From a cell on screen wanting a photo to its image (``NetworkLoadCounters/visibleTimeToImage``).
+    var visibleTimeToImage: (p50: Double, p95: Double)?
     var queueWait: (p50: Double, p95: Double)?
     var transferTime: (p50: Double, p95: Double)?
     var prepareTime: (p50: Double, p95: Double)?
@@ -50,6 +52,7 @@ struct NetworkReport {
         skippedStatuses = feed.skippedStatuses
         pageLatency = Self.percentiles(feed.pageLatencies)
         timeToImage = Self.percentiles(photos.timeToImage)
+        visibleTimeToImage = Self.percentiles(photos.visibleTimeToImage)
         queueWait = Self.percentiles(photos.queueWait)
         transferTime = Self.percentiles(photos.transferTime)
         prepareTime = Self.percentiles(photos.prepareTime)
@@ -72,6 +75,7 @@ struct NetworkReport {
             ("coalesced", "\(coalesced)"), ("cancelled_before_start", "\(cancelledBeforeStart)"), ("cancelled_in_flight", "\(cancelledInFlight)"),
             ("bytes_after_cancel", "\(bytesAfterCancel)"), ("resumed", "\(resumed)"), ("failed_transfers", "\(failedTransfers)"), ("kept_nearly_done", "\(keptNearlyDone)"),
             ("promoted", "\(promoted)"), ("time_to_image_ms", percentiles(timeToImage)),
+            ("visible_time_to_image_ms", percentiles(visibleTimeToImage)),
             ("queue_wait_ms", percentiles(queueWait)), ("transfer_ms", percentiles(transferTime)), ("prepare_ms", percentiles(prepareTime)), ("page_latency_ms", percentiles(pageLatency)),
             ("image_bytes", "\(imageBytes)"), ("image_bytes_never_shown", "\(imageBytesNeverShown)"),
             ("skipped_statuses", "\(skippedStatuses)"),

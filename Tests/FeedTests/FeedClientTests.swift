@@ -77,6 +77,24 @@ import Testing
         #expect(loader.network.bytesNeverShown(shown: []) == loader.network.bytes)
     }
 
+    /// Every slot the loader's policy allows is a transfer on the wire: the HTTP client opens
+    /// that many connections to the host (it held HTTP/1.1 to 8 before, and the rest waited
+    /// in its own first-come queue, beyond the reach of priorities).
+    @Test func everySlotIsATransferOnTheWire() async throws {
+        // 5 KB/s a connection: each preview takes seconds, so the bodies overlap at the server.
+        let feed = try await LoopbackFeed.start { $0.shape.bytesPerSecond = 5_000 }
+        defer { Task { await feed.stop() } }
+        let slots = TransferPolicy().connections
+        let fetcher = try HTTPFetcher()
+        defer { fetcher.shutdown() }
+        let loader = LoaderDriver(fetcher: fetcher, policy: TransferPolicy(connections: slots, prefetchConnections: slots, burst: Double(slots)))
+        let requests = (0..<slots).map { loader.load("\(feed.base)/media/preview/\($0).jpg", columns: 10) }
+        try await loader.frames(until: { feed.stats.mostConcurrentMedia >= slots }, timeout: .seconds(20))
+        #expect(feed.stats.mostConcurrentMedia == slots)
+        for request in requests { request.cancel() }
+        loader.frame()
+    }
+
     @Test func cancellingStopsTheBytes() async throws {
         // 10 KB/s: an original of several hundred KB takes most of a minute; cancelled once its
         // first bytes are in (what is asserted holds unless the machine stalls for seconds).

@@ -280,4 +280,47 @@ final class BusyLoader: AssetLoading {
         #expect(runners.filter { !$0.idle && $0.nice >= 10 }.count == 1, "one on the rescue thread at nice 10: \(runners)")
         #expect(pool.rescuedCount == 1)
     }
+
+    /// While the pool is starved, its own (SCHED_IDLE) threads take the *worst* job — the
+    /// one that can best afford to wait in a thread that may not see a core for seconds —
+    /// and the rescue threads the best. Starvation is played here by jobs that block: a job
+    /// that is off a core longer than on one did not run freely.
+    @Test func aStarvedPoolsOwnThreadsTakeTheWorstJob() {
+        let pool = WorkerPool<Int>(workers: 1, name: "starved test", priority: .idleWithRescue) { 0 }
+        let holdWorker = DispatchSemaphore(value: 0), holdRescuer = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        let order = Lock<[String]>([])
+        pool.submit(priority: 0) { _ in
+            started.signal()
+            holdWorker.wait()  // blocked: not a free run
+        }
+        started.wait()
+        pool.submit(priority: 1) { _ in
+            started.signal()
+            holdRescuer.wait()  // the rescuer, once the pool counts as starved
+        }
+        let rescued = started.wait(timeout: .now() + 30) == .success
+        #expect(rescued, "a job that waited 100 ms with no free run went to a rescuer")
+        #expect(pool.isStarved)
+        for priority in [5, 9] {
+            pool.submit(priority: priority) { _ in
+                order.withLock { $0.append("\(priority)") }
+                done.signal()
+            }
+        }
+        holdWorker.signal()  // the worker ends its blocked job, still starved
+        let ran = done.wait(timeout: .now() + 30) == .success && done.wait(timeout: .now() + 30) == .success
+        holdRescuer.signal()
+        pool.stop()
+        #expect(ran)
+        #expect(order.withLock { $0 } == ["9", "5"], "the starved pool thread took the farthest job first")
+    }
+
+    /// A free run: no longer off a core than on one, a millisecond of slack.
+    @Test func aFreeRunIsOneWithACoreToItself() {
+        #expect(WorkerPool<Int>.ranFreely(wall: 3_000_000, cpu: 2_900_000))
+        #expect(WorkerPool<Int>.ranFreely(wall: 5_000_000, cpu: 2_000_000), "4 ms of core plus the slack")
+        #expect(!WorkerPool<Int>.ranFreely(wall: 400_000_000, cpu: 2_000_000), "a thumbnail that waited 0.4 s for a core")
+        #expect(WorkerPool<Int>.ranFreely(wall: 900_000, cpu: 0), "a job too short to measure")
+    }
 }
