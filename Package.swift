@@ -31,6 +31,9 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // What lasts (issue 26): SQLite for the HTTP cache's index and the app's state.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // Tables that grow page by page without a rehash of the whole table on the main
+        // thread (TreeDictionary, D-055); already here for swift-nio.
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
     ],
     targets: [
         // C libraries, each behind a shim header and one Swift file that imports it.
@@ -52,13 +55,15 @@ let package = Package(
         .target(name: "DiffableData"),
 
         // Files to terminal cells, off the main thread.
-        .target(name: "ImagePipeline", dependencies: ["CoreKit", "CellCanvas", "CTurboJPEG", "CPNG", "CChafa"]),
+        .target(name: "ImagePipeline", dependencies: ["CoreKit", "CellCanvas", "CTurboJPEG", "CPNG", "CChafa",
+                                                      .product(name: "HashTreeCollections", package: "swift-collections")]),
 
         // Layout, scrolling, cells and their lifecycle, prefetching, the diffable data source.
         .target(name: "CollectionKit", dependencies: ["CoreKit", "CellCanvas", "DiffableData", "RenderLoop"]),
 
         // The app's model: destination posts and the catalogue (no UI).
-        .target(name: "DestinationsModel", dependencies: ["CoreKit", "FeedFormat", "ImagePipeline"]),
+        .target(name: "DestinationsModel", dependencies: ["CoreKit", "FeedFormat", "ImagePipeline",
+                                                          .product(name: "HashTreeCollections", package: "swift-collections")]),
 
         // A feed's wire format: Mastodon timelines, Link headers, BlurHash, HTML to plain text.
         .target(name: "FeedFormat"),
@@ -136,7 +141,7 @@ let package = Package(
         .testTarget(name: "TerminalFrontTests", dependencies: ["CellCanvas", "CNcursesw", "TerminalFront"]),
         .testTarget(name: "CollectionKitTests", dependencies: ["CoreKit", "CollectionKit", "CellCanvas", "DiffableData", "RenderLoop", "TestSupport"]),
         .testTarget(name: "DestinationsModelTests", dependencies: ["CoreKit", "DestinationsModel", "ImagePipeline"]),
-        .testTarget(name: "FeedFormatTests", dependencies: ["FeedFormat"]),
+        .testTarget(name: "FeedFormatTests", dependencies: ["CoreKit", "FeedFormat"]),
         .testTarget(name: "SavedStateTests", dependencies: ["SavedState"]),
         .testTarget(name: "HTTPCacheTests", dependencies: ["FeedFormat", "HTTPCache", "cache-torture"]),
         // Killed with SIGKILL mid-write by HTTPCacheTests.

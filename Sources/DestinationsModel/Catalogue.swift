@@ -1,5 +1,6 @@
 import FeedFormat
 import Foundation
+import HashTreeCollections
 import ImagePipeline
 
 /// Why a catalogue could not be used; the app prints the text and exits.
@@ -45,13 +46,17 @@ public struct Catalogue: Sendable {
     }
 
     private(set) var entries: [Entry]
-    private(set) var photoPaths: [String: String]
+    /// Photo paths (or a feed's preview URLs) by asset id. These tables grow page by page on
+    /// the main thread: a `Dictionary` rehashes every key when it doubles — 10 ms at 49,000
+    /// posts, twice that at 98,000, a hitch each time a feed paged past a power of two. A
+    /// `TreeDictionary` (a hash trie) adds a key by copying at most one path (D-055).
+    private(set) var photoPaths: TreeDictionary<String, String>
     /// A feed's originals by asset id (the grid shows `photoPaths`, the previews).
-    private var originalPaths: [String: String] = [:]
+    private var originalPaths: TreeDictionary<String, String> = [:]
     /// A feed's status ids, each post once (pages may overlap when the timeline moves).
     private var statusIDs: [String] = []
     /// Each status id's post (0-based).
-    private var postsByStatusID: [String: Int] = [:]
+    private var postsByStatusID: TreeDictionary<String, Int> = [:]
     /// A feed's posts the person had favourited when their page was fetched (0-based).
     private var favouritedPosts: Set<Int> = []
     /// True for the posts of a feed (`--feed`): photos are URLs, and posts grow page by page.
@@ -95,7 +100,7 @@ public struct Catalogue: Sendable {
             paths[entry.assetID] = photo
         }
         entries = file.posts
-        photoPaths = paths
+        photoPaths = TreeDictionary(paths)
     }
 
     /// The photos of any folder as posts: JPEG and PNG files (recognised by their first
