@@ -49,6 +49,11 @@ final class BackgroundApplies<SectionID: Hashable & Sendable, ItemID: Hashable &
         handOver.withLock { $0.running += 1 }
         group.enter()
         let work = { @Sendable [self] in
+            // The queue's thread is woken by the main thread mid-frame; a normal thread
+            // woken that way preempts its waker and held the frame loop off its core for a
+            // scheduler tick (3–4 ms) while it built a snapshot (D-055). A batch thread
+            // waits for the frame loop to sleep, or takes the other core.
+            if case .serialQueue = execution { Platform.setCurrentThreadBatchClass() }
             let superseded = { ticket.map { mine in self.latestBuild.withLock { $0 != mine } } ?? false }
             var finished: Update?
             if !superseded(), let snapshot = build(superseded), !superseded() {
@@ -96,6 +101,7 @@ final class BackgroundApplies<SectionID: Hashable & Sendable, ItemID: Hashable &
         snapshots.removeAll()
         changes.removeAll()
         queue.async { [discarded, self] in
+            Platform.setCurrentThreadBatchClass()
             let dropped = discarded.withLock { box in
                 defer { box = ([], []) }
                 return box

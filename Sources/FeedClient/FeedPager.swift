@@ -1,6 +1,7 @@
 import CoreKit
 import FeedFormat
 import Foundation
+import ImagePipeline
 
 /// A page of a feed as the main thread receives it: parsed, its BlurHashes decoded, all
 /// off the main thread.
@@ -81,7 +82,10 @@ public final class FeedPager: Sendable {
             return next
         }
         guard let url else { return false }
-        let task = Task.detached(priority: .low) { [self] in await fetchPage(url) }
+        let task = Task.detached(priority: .low) { [self] in
+            WorkerPriority.enterBatchClass()  // woken from the frame loop: never preempt it
+            await fetchPage(url)
+        }
         state.withLock { $0.task = task }
         return true
     }

@@ -267,6 +267,7 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
         for (url, transfer) in starts { start(transfer, url: url) }
         if let wakeAt {
             Task.detached(priority: .low) { [self] in
+                WorkerPriority.enterBatchClass()
                 try? await Task.sleep(for: max(.milliseconds(1), wakeAt - now()))
                 state.withLock { $0.timerArmed = false }
                 pump()
@@ -276,6 +277,7 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
 
     private func start(_ transfer: Transfer, url: String) {
         let task = Task.detached(priority: .low) { [self] in
+            WorkerPriority.enterBatchClass()
             if let kept = transport.keptPhoto(at: url) {
                 state.withLock { state in
                     transfer.fromKeptCopy = true
