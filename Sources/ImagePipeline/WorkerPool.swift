@@ -7,7 +7,7 @@ import CoreKit
 ///
 /// With a priority that has rescue threads (``WorkerPriority/idleWithRescue``) the pool's
 /// threads are `SCHED_IDLE`, which get no core while other work wants every one, and as
-/// many rescue threads at nice 10 stand by. The pool is **starved** when some job has
+/// many rescue threads at nice 7 stand by. The pool is **starved** when some job has
 /// waited ``starvationNanoseconds`` and no pool thread has run a job *freely* (its wall
 /// time within twice its CPU time) for as long. While starved, the rescue threads take the
 /// best jobs one after another, and the pool's threads take the worst: a job a starved

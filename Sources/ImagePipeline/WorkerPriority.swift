@@ -17,7 +17,7 @@ public enum WorkerPriority: String, Sendable, CaseIterable {
     /// threads take every spare cycle and give way at once, and under load the low one
     /// keeps thumbnails coming.
     case mixed
-    /// Every thread `idle`, plus as many rescue threads at nice 10 that take jobs only while
+    /// Every thread `idle`, plus as many rescue threads at nice 7 that take jobs only while
     /// the idle threads are starved by other work (``WorkerPool``; D-038, D-055): on a quiet
     /// machine nothing of the pool ever competes with the frame loop, and under load
     /// thumbnails keep coming.
@@ -70,11 +70,12 @@ public enum WorkerPriority: String, Sendable, CaseIterable {
     static let lowNice: Int32 = 10
 
     /// The nice value of a pool's rescue threads. They run only while every core is taken by
-    /// other work, where each nice-0 thread has its share: nice 10 gets about a tenth of it,
-    /// and a fling over a feed with two cores busy showed 7.3 (8.9) % of its cell-frames as
-    /// placeholders, commit p99 1.66 (3.59) ms; nice 5 (a third) 2.4 (4.1) %, but the commit
-    /// p99 3.36 (4.30) ms: the frame loop's share went to them (D-055).
-    static let rescueNice: Int32 = 10
+    /// other work, where each nice-0 thread has its share. Over a feed with two cores busy
+    /// (5 seeds, D-055): nice 10 (a tenth of a share) left 10.0 (17.1) % of cell-frames
+    /// placeholders, commit p99 2.62 (4.45) ms; nice 5 (a third) 2.4 (3.7) %, 3.98 (4.46)
+    /// ms; nice 7 (a fifth) 3.4 (4.1) %, 1.88 (4.07) ms, and the simulated network's fling
+    /// under the same load 0 (1) hitches.
+    static let rescueNice: Int32 = 7
 
     /// Sets the calling thread to a rescue thread's priority; returns false if refused.
     @discardableResult

@@ -104,7 +104,7 @@ struct GridCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Image decoding threads, 1 to 64 (default: one per core).", valueName: "n"))
     var workers: Int?
 
-    @Option(help: "Scheduling priority of the image threads: normal, low (nice 10), idle (SCHED_IDLE), mixed (one low thread, the rest idle) or idle-rescue (all idle, and as many threads at nice 10 that take jobs only while the idle ones are starved by other work).")
+    @Option(help: "Scheduling priority of the image threads: normal, low (nice 10), idle (SCHED_IDLE), mixed (one low thread, the rest idle) or idle-rescue (all idle, and as many threads at nice 7 that take jobs only while the idle ones are starved by other work).")
     var workerPriority: WorkerPriority = .recommended
 
     @Option(help: "Who writes frames to the terminal: the frame loop's own non-blocking writes (the default), or a writer thread it hands them to (for comparison; D-039).")

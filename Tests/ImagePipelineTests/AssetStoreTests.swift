@@ -252,7 +252,7 @@ final class BusyLoader: AssetLoading {
     }
 
     /// `idle-rescue`: every worker SCHED_IDLE; when they cannot run (here the only one is
-    /// held by a job), a job that has waited is run by the rescue thread, at nice 10. Which
+    /// held by a job), a job that has waited is run by the rescue thread, at its nice (7). Which
     /// thread takes the first job is not fixed (on a slow start the rescuer may): whichever
     /// it is, the other runs the second, one of them idle and the other the rescuer.
     @Test func aStarvedJobIsRunByTheRescueThreadAtLowPriority() {
@@ -277,7 +277,7 @@ final class BusyLoader: AssetLoading {
         let runners = seen.withLock { $0 }
         #expect(runners.count == 2)
         #expect(runners.filter { $0.idle }.count == 1, "one job on the SCHED_IDLE worker: \(runners)")
-        #expect(runners.filter { !$0.idle && $0.nice >= 10 }.count == 1, "one on the rescue thread at nice 10: \(runners)")
+        #expect(runners.filter { !$0.idle && $0.nice == WorkerPriority.rescueNice }.count == 1, "one on the rescue thread at nice 7: \(runners)")
         #expect(pool.rescuedCount == 1)
     }
 
