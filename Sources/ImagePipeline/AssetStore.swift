@@ -310,6 +310,14 @@ public final class AssetStore {
         return delivered
     }
 
+    /// Right after a commit, on the main thread: the loader starts the work the commit's
+    /// requests queued (``AssetLoading/startQueuedWork()``). A frame loop calls it once the
+    /// frame is handed over; until then nothing woken can take the frame loop's core.
+    public func startQueuedWork() {
+        if !unsubmitted.isEmpty { submitWaitingRequests() }
+        loader.startQueuedWork()
+    }
+
     /// The last ``deliverCompletions(limit:transmissionBytes:)`` stopped at an image whose
     /// transmission did not fit its budget (it waits in the backlog).
     public private(set) var transmissionsHeldBack = false
@@ -371,6 +379,10 @@ public protocol AssetLoading: AnyObject {
     /// Called before each drain of `inbox`; a loader that runs on its own threads has
     /// nothing to do here, a scripted one posts what is due by now.
     func postDueCompletions()
+    /// Called right after each commit: a loader that defers starting what ``load(_:request:priority:cancellation:)``
+    /// queued (so that a frame's requests start in priority order, and no thread is woken
+    /// in the middle of a commit) starts it here. Default: nothing.
+    func startQueuedWork()
     /// A scripted loader's next completion time (threads: nil).
     var nextDueTime: Duration? { get }
     /// A scripted loader has completions due by now.
@@ -379,6 +391,7 @@ public protocol AssetLoading: AnyObject {
 
 extension AssetLoading {
     public func postDueCompletions() {}
+    public func startQueuedWork() {}
     public var nextDueTime: Duration? { nil }
     public var hasDueCompletions: Bool { false }
 }

@@ -82,8 +82,8 @@ public struct NetworkLoadCounters: Sendable, Hashable {
 ///   unless it has ``keepWhenReceived`` of its body.
 /// - Bytes are prepared on the decoding pool, below the frame loop, and posted to `inbox`.
 ///
-/// The main thread calls ``load(_:request:priority:cancellation:)`` and
-/// ``postDueCompletions()``; transfers run as tasks on the transport's threads. State is
+/// The main thread calls ``load(_:request:priority:cancellation:)`` (which only queues),
+/// ``startQueuedWork()`` after each commit and ``postDueCompletions()``; transfers run as tasks on the transport's threads. State is
 /// under one short lock (a few dictionary operations; never held across a transfer or a
 /// decode).
 public final class NetworkAssetLoader: AssetLoading, Sendable {
@@ -126,6 +126,8 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
         var transfers: [String: Transfer] = [:]
         var counters = NetworkLoadCounters()
         var timerArmed = false
+        /// Requests were queued since the last pump (``startQueuedWork()`` or the next frame starts them).
+        var pumpWanted = false
     }
 
     /// A loader fetching through `transport` under `policy`, preparing on `workers` threads at `priority` for `colorMode` and `output`; `now` is the clock transfers are timed on.
@@ -188,10 +190,21 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
                 state.transfers[url] = Transfer(interest)
                 state.queue.add(url, priority: priority)
             }
+            state.pumpWanted = true
         }
-        pump()
+        // Not started here: requests arrive one by one while the commit lays cells out, and
+        // starting each at once let the first asked (a prefetch) take a slot before a visible
+        // cell asked later in the same frame; starting a transfer also wakes a thread, which
+        // may take the frame loop's core mid-commit (D-055). ``startQueuedWork()`` does it.
         return true
     }
+
+    /// Right after the commit: starts what this frame's requests allow, best first.
+    public func startQueuedWork() { pump() }
+
+    /// True while requests wait for ``startQueuedWork()`` (a quiet frame loop must not
+    /// sleep on them). Never waits for the lock.
+    public var hasDueCompletions: Bool { state.withLockIfAvailable { $0.pumpWanted } ?? true }
 
     /// Each frame, on the main thread: requests cancelled since the last frame leave their
     /// transfers (which stop when nobody is left), priorities are read again, and what the
@@ -242,6 +255,7 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
         var starts: [(String, Transfer)] = []
         var wakeAt: Duration?
         state.withLock { state in
+            state.pumpWanted = false
             while let url = state.queue.nextToStart(at: time) {
                 guard let transfer = state.transfers[url] else {
                     state.queue.finished(url)

@@ -37,6 +37,7 @@ import Testing
         #expect(transport.requests.withLock { $0 } == 0 && loader.networkCounters.keptCopies == 20)
         // The bucket is still full: a photo that needs the network starts at once.
         _ = loader.load(PreparedImageKey(asset: AssetID(path: "net:1"), columns: 8, rows: 4), request: 99, priority: 0, cancellation: Cancellable(priority: 0))
+        loader.startQueuedWork()  // what the frame loop does after the commit
         for _ in 0..<3000 where transport.requests.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(transport.requests.withLock { $0 } == 1)
     }
