@@ -236,9 +236,13 @@ final class GridApp: TerminalFrameDelegate {
     /// Measured when the frame really starts (a frame may start after its tick).
     func isOutputBehind(at tick: Duration) -> Bool { terminal.observeOutput(at: clock.now) }
 
-    /// After the commit: the transfers its cells asked for start now, best first, so that
-    /// the threads they wake cannot take the frame loop's core mid-commit (D-055).
-    func deliverCommittedFrame() { screen.store.startQueuedWork() }
+    /// After the commit: the frame goes to the terminal (``TerminalFrameDelegate``'s part),
+    /// then the transfers its cells asked for start, best first, so that the threads they
+    /// wake cannot take the frame loop's core mid-commit (D-055).
+    func deliverCommittedFrame() {
+        terminal.deliverOutput()
+        screen.store.startQueuedWork()
+    }
 
     func commit(_ frame: FrameInfo) {
         lastFrameTick = frame.tick
