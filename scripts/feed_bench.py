@@ -6,9 +6,10 @@
 Each run starts destinations-feed (release) on a free loopback port with the previews made
 beforehand (kept in .build/feed-previews; the first run of a new size makes them all, which
 takes minutes), then flings the app over it headless at 120 Hz, 160x48, for 6 s. Prints each
-run and the median (worst) of: hitches, commit p99, placeholders, time to image p95 and its
-parts, transfers, bytes after a cancel per cancelled transfer, and the server's count of
-transfers of one URL at the same time (duplicates). `--tls`: the server speaks HTTPS with
+run and the median (worst) of: hitches, commit p99, placeholders, time to image p95 (from each
+ask) and its parts, what a person waited (visible_time_to_image p95), transfers, bytes after
+a cancel per cancelled transfer, and the server's count of transfers of one URL at the same
+time (duplicates). `--tls`: the server speaks HTTPS with
 HTTP/2 under a certificate made for the run (openssl), which the app is told to trust.
 """
 import argparse
