@@ -133,7 +133,7 @@ public final class HTTPFetcher: Sendable {
     /// `cache`: responses kept between runs as RFC 9111 allows; `now`: the clock their ages
     /// are read on (seconds since 1970). `connectionsPerHost`: HTTP/1.1 connections open to
     /// one host at once — at least the loading pipeline's slots
-    /// (``TransferPolicy/connections``), or the transfers past it wait in the client's own
+    /// (`TransferPolicy.connections`), or the transfers past it wait in the client's own
     /// first-come queue, where no priority reaches them (HTTP/2 carries them all as streams
     /// of one connection).
     public init(token: String? = nil, userAgent: String = "destinations", trust: String? = nil, connectTimeout: Duration = .seconds(5),

@@ -18,7 +18,7 @@ public enum WorkerPriority: String, Sendable, CaseIterable {
     /// keeps thumbnails coming.
     case mixed
     /// Every thread `idle`, plus as many rescue threads at nice 7 that take jobs only while
-    /// the idle threads are starved by other work (``WorkerPool``; D-038, D-055): on a quiet
+    /// the idle threads are starved by other work (`WorkerPool`; D-038, D-055): on a quiet
     /// machine nothing of the pool ever competes with the frame loop, and under load
     /// thumbnails keep coming.
     case idleWithRescue = "idle-rescue"
@@ -35,7 +35,7 @@ public enum WorkerPriority: String, Sendable, CaseIterable {
         }
     }
 
-    /// Whether a pool of this priority has rescue threads (they run at ``rescueNice``).
+    /// Whether a pool of this priority has rescue threads (they run at nice 7).
     public var hasRescue: Bool { self == .idleWithRescue }
 
     /// For threads that mostly wait (transfers): `mixed` where the pool's threads are all
