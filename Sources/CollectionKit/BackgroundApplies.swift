@@ -53,7 +53,7 @@ final class BackgroundApplies<SectionID: Hashable & Sendable, ItemID: Hashable &
             // woken that way preempts its waker and held the frame loop off its core for a
             // scheduler tick (3–4 ms) while it built a snapshot (D-055). A batch thread
             // waits for the frame loop to sleep, or takes the other core.
-            if case .serialQueue = execution { Platform.setCurrentThreadBatchClass() }
+            if case .serialQueue = execution { BatchScheduling.enterOnCurrentThread() }
             let superseded = { ticket.map { mine in self.latestBuild.withLock { $0 != mine } } ?? false }
             var finished: Update?
             if !superseded(), let snapshot = build(superseded), !superseded() {
@@ -101,7 +101,7 @@ final class BackgroundApplies<SectionID: Hashable & Sendable, ItemID: Hashable &
         snapshots.removeAll()
         changes.removeAll()
         queue.async { [discarded, self] in
-            Platform.setCurrentThreadBatchClass()
+            BatchScheduling.enterOnCurrentThread()
             let dropped = discarded.withLock { box in
                 defer { box = ([], []) }
                 return box

@@ -11,20 +11,6 @@ enum Platform {
     static func power(_ base: Double, _ exponent: Double) -> Double { pow(base, exponent) }
     static func naturalLog(_ value: Double) -> Double { log(value) }
 
-    /// Puts the calling thread in Linux's `SCHED_BATCH` class (policy 3): the same share of
-    /// the CPU as a normal thread, but its wake-ups never preempt the thread running (the
-    /// kernel's rule for batch threads). Any thread may enter it without privilege. False
-    /// if the system refused, or elsewhere.
-    @discardableResult
-    static func setCurrentThreadBatchClass() -> Bool {
-        #if os(Linux)
-        var parameters = sched_param()
-        return sched_getscheduler(0) == 3 || sched_setscheduler(0, 3, &parameters) == 0
-        #else
-        return false
-        #endif
-    }
-
     /// Returns the free memory of every malloc arena to the system (`malloc_trim(0)`).
     /// Snapshots of a million items are built and freed on whichever thread the data
     /// source's queue runs: without this, each thread's arena kept its high-water mark and

@@ -16,6 +16,26 @@ public enum FileDescriptor {
     }
 }
 
+/// Linux's `SCHED_BATCH` class for the background threads the frame loop wakes mid-frame (a
+/// data source's queue, a page's or a transfer's task): the same share of the CPU as a
+/// normal thread, but waking one never preempts the thread running, so it waits for the
+/// frame loop to sleep or takes another core. A normal thread woken that way took the frame
+/// loop's core for a scheduler tick (3–4 ms; D-055). Any thread may enter it without
+/// privilege; Swift's concurrency pool runs only background work in this app.
+public enum BatchScheduling {
+    /// Puts the calling thread in `SCHED_BATCH` (policy 3) unless it is there; false if the
+    /// system refused, or elsewhere than Linux.
+    @discardableResult
+    public static func enterOnCurrentThread() -> Bool {
+        #if os(Linux)
+        var parameters = sched_param()
+        return sched_getscheduler(0) == 3 || sched_setscheduler(0, 3, &parameters) == 0
+        #else
+        return false
+        #endif
+    }
+}
+
 /// The C library calls of CoreKit, in one place: the mutex behind ``Lock`` and the pipe
 /// behind ``WakeSignal``. No other file of the target imports libc.
 @usableFromInline

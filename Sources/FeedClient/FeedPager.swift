@@ -1,7 +1,6 @@
 import CoreKit
 import FeedFormat
 import Foundation
-import ImagePipeline
 
 /// A page of a feed as the main thread receives it: parsed, its BlurHashes decoded, all
 /// off the main thread.
@@ -83,7 +82,7 @@ public final class FeedPager: Sendable {
         }
         guard let url else { return false }
         let task = Task.detached(priority: .low) { [self] in
-            WorkerPriority.enterBatchClass()  // woken from the frame loop: never preempt it
+            BatchScheduling.enterOnCurrentThread()  // woken from the frame loop: never preempt it
             await fetchPage(url)
         }
         state.withLock { $0.task = task }

@@ -83,8 +83,8 @@ public struct NetworkLoadCounters: Sendable, Hashable {
 /// - Bytes are prepared on the decoding pool, below the frame loop, and posted to `inbox`.
 ///
 /// The main thread calls ``load(_:request:priority:cancellation:)`` (which only queues),
-/// ``startQueuedWork()`` after each commit and ``postDueCompletions()``; transfers run as tasks on the transport's threads. State is
-/// under one short lock (a few dictionary operations; never held across a transfer or a
+/// ``startQueuedWork()`` after each commit and ``postDueCompletions()``; transfers run as
+/// tasks on the transport's threads. State is under one short lock (a few dictionary operations; never held across a transfer or a
 /// decode).
 public final class NetworkAssetLoader: AssetLoading, Sendable {
     /// Finished requests, for the store to drain.
@@ -281,7 +281,7 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
         for (url, transfer) in starts { start(transfer, url: url) }
         if let wakeAt {
             Task.detached(priority: .low) { [self] in
-                WorkerPriority.enterBatchClass()
+                BatchScheduling.enterOnCurrentThread()
                 try? await Task.sleep(for: max(.milliseconds(1), wakeAt - now()))
                 state.withLock { $0.timerArmed = false }
                 pump()
@@ -291,7 +291,7 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
 
     private func start(_ transfer: Transfer, url: String) {
         let task = Task.detached(priority: .low) { [self] in
-            WorkerPriority.enterBatchClass()
+            BatchScheduling.enterOnCurrentThread()
             if let kept = transport.keptPhoto(at: url) {
                 state.withLock { state in
                     transfer.fromKeptCopy = true

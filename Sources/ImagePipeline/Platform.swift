@@ -116,17 +116,6 @@ enum Platform {
         #endif
     }
 
-    /// Puts the calling thread in Linux's `SCHED_BATCH` class (policy 3) unless it is there;
-    /// false if the system refused.
-    static func setCurrentThreadBatchClass() -> Bool {
-        #if os(Linux)
-        var parameters = sched_param()
-        return sched_getscheduler(0) == 3 || sched_setscheduler(0, 3, &parameters) == 0
-        #else
-        return false
-        #endif
-    }
-
     /// The calling thread's nice value.
     static var currentThreadNice: Int32 {
         #if os(Linux)

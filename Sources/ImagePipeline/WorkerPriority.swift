@@ -54,15 +54,6 @@ public enum WorkerPriority: String, Sendable, CaseIterable {
         }
     }
 
-    /// Puts the calling thread — a thread of Swift's concurrency pool running a transfer or
-    /// a page, a queue's thread building a snapshot — in `SCHED_BATCH`: its share of the CPU
-    /// is a normal thread's, but waking it never preempts the frame loop. The main thread
-    /// wakes these threads mid-frame, and a normal thread woken that way took the frame
-    /// loop's core for a scheduler tick (3–4 ms: most of the hitches of paging a feed to
-    /// its end, D-055). The threads of that pool run only background work in this app.
-    @discardableResult
-    public static func enterBatchClass() -> Bool { Platform.setCurrentThreadBatchClass() }
-
     /// The nice value of the calling thread.
     public static var currentThreadNice: Int32 { Platform.currentThreadNice }
 

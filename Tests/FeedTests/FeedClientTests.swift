@@ -81,8 +81,9 @@ import Testing
     /// that many connections to the host (it held HTTP/1.1 to 8 before, and the rest waited
     /// in its own first-come queue, beyond the reach of priorities).
     @Test func everySlotIsATransferOnTheWire() async throws {
-        // 5 KB/s a connection: each preview takes seconds, so the bodies overlap at the server.
-        let feed = try await LoopbackFeed.start { $0.shape.bytesPerSecond = 5_000 }
+        // 2 KB/s a connection: each preview takes many seconds, so the bodies overlap at the
+        // server however slowly a busy machine starts them.
+        let feed = try await LoopbackFeed.start { $0.shape.bytesPerSecond = 2_000 }
         defer { Task { await feed.stop() } }
         let slots = TransferPolicy().connections
         let fetcher = try HTTPFetcher()
