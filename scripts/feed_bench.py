@@ -77,6 +77,7 @@ def main():
             "bytes_after_cancel_per_cancel": network["bytes_after_cancel"] / cancelled if cancelled else 0,
             "image_bytes_never_shown_pct": 100 * network["image_bytes_never_shown"] / network["image_bytes"] if network["image_bytes"] else 0,
             "duplicates": stats["overlappingSameURL"],
+            "abandoned_at_server": stats["abandoned"],
         }
         rows.append(row)
         print(f"seed {seed}: " + ", ".join(f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}" for k, v in row.items()), flush=True)

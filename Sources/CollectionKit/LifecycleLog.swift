@@ -80,4 +80,19 @@ public struct RangeTuning: Sendable, Equatable {
         let rows = abs(speed) * max(0, seconds)
         return min(maximum, max(1, 1 + rows / Double(viewportRows)))
     }
+
+    /// This frame's distance ahead, from last frame's `previous` toward `target`: it grows
+    /// at once, but shrinks no faster than the scroll advanced since (`advancedScreens`, in
+    /// the leading direction) plus `decayPerSecond` screens a second. So the range's far
+    /// edge does not move back toward the viewport while a fling slows down: following
+    /// ``preloadAhead(speed:timeToImage:viewportRows:maximum:)`` frame by frame, it did,
+    /// and requests at the edge were cancelled in flight and asked again a frame later (the
+    /// server sent those photos twice). At rest it settles back to `target` within a second
+    /// (the most it can be, 8 screens, at 8 a second): what the scroll no longer heads for
+    /// is cancelled, mostly before it started. A scroll that turned (`advancedScreens` < 0) takes `target`: the other side leads.
+    public static func easedPreloadAhead(previous: Double, target: Double, advancedScreens: Double, elapsed: Duration, decayPerSecond: Double = 8) -> Double {
+        guard advancedScreens >= 0 else { return target }
+        let seconds = max(0, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        return max(target, previous - advancedScreens - decayPerSecond * seconds)
+    }
 }

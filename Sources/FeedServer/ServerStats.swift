@@ -29,6 +29,8 @@ public final class ServerStats: Sendable {
         public var mostConcurrentSameURL = 0
         /// Transfers of a media URL started while another of the same URL was in flight.
         public var overlappingSameURL = 0
+        /// The first few of those URLs' paths, to look for in the client's log.
+        public var overlappingPaths: [String] = []
         /// The most media bodies being sent at the same time, all URLs: how many transfers
         /// the client really runs at once (a client-side queue in front of the wire shows here).
         public var mostConcurrentMedia = 0
@@ -47,7 +49,10 @@ public final class ServerStats: Sendable {
         state.withLock { state in
             let now = (state.inFlight[path] ?? 0) + 1
             state.inFlight[path] = now
-            if now > 1 { state.snapshot.overlappingSameURL += 1 }
+            if now > 1 {
+                state.snapshot.overlappingSameURL += 1
+                if state.snapshot.overlappingPaths.count < 10 { state.snapshot.overlappingPaths.append(path) }
+            }
             state.snapshot.mostConcurrentSameURL = max(state.snapshot.mostConcurrentSameURL, now)
             state.mediaInFlight += 1
             state.snapshot.mostConcurrentMedia = max(state.snapshot.mostConcurrentMedia, state.mediaInFlight)

@@ -376,16 +376,20 @@ public protocol AssetLoading: AnyObject {
     /// Starts a request; false when it cannot be taken without waiting (the store keeps it
     /// and tries again at the next delivery).
     func load(_ key: PreparedImageKey, request: Int, priority: Int, cancellation: Cancellable) -> Bool
-    /// Called before each drain of `inbox`; a loader that runs on its own threads has
-    /// nothing to do here, a scripted one posts what is due by now.
+    /// Called before each drain of `inbox`, at the start of a frame: a scripted loader posts
+    /// what is due by now; the network loader reads the frame's cancellations and priorities.
+    /// A loader with nothing to do per frame leaves the default.
     func postDueCompletions()
     /// Called right after each commit: a loader that defers starting what ``load(_:request:priority:cancellation:)``
     /// queued (so that a frame's requests start in priority order, and no thread is woken
-    /// in the middle of a commit) starts it here. Default: nothing.
+    /// in the middle of a commit) starts it here, and stops the work the commit did not ask
+    /// for again. Default: nothing.
     func startQueuedWork()
     /// A scripted loader's next completion time (threads: nil).
     var nextDueTime: Duration? { get }
-    /// A scripted loader has completions due by now.
+    /// The next ``postDueCompletions()`` or ``startQueuedWork()`` has something to do: a
+    /// scripted loader's completions due by now, the network loader's requests waiting to
+    /// start. A quiet frame loop does not sleep while it is true.
     var hasDueCompletions: Bool { get }
 }
 

@@ -108,6 +108,12 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
         var endedAt: Duration = .zero
         /// Read from a kept copy, no request made: its start goes back to the rate limit.
         var fromKeptCopy = false
+        /// Under way, and nobody waited for it at the last frame's look: cancelled after this
+        /// frame's commit unless a request joins it there (a cell that left the range and
+        /// came straight back, a prefetch whose cell asked again in the next layout).
+        var orphaned = false
+        /// Nobody waits, but it had most of its body: left to finish (counted once).
+        var keptNearlyDone = false
         init(_ first: Interest) { interests = [first] }
     }
 
@@ -184,6 +190,7 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
         state.withLock { state in
             if let transfer = state.transfers[url] {
                 transfer.interests.append(interest)
+                transfer.orphaned = false
                 state.counters.coalesced += 1
                 state.queue.update(url, priority: min(state.queue.priority(of: url) ?? priority, priority))
             } else {
@@ -199,8 +206,12 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
         return true
     }
 
-    /// Right after the commit: starts what this frame's requests allow, best first.
-    public func startQueuedWork() { pump() }
+    /// Right after the commit: transfers nobody asked for again in it stop, then what this
+    /// frame's requests allow starts, best first.
+    public func startQueuedWork() {
+        cancelOrphans()
+        pump()
+    }
 
     /// True while requests wait for ``startQueuedWork()`` (a quiet frame loop must not
     /// sleep on them). Never waits for the lock.
@@ -228,24 +239,51 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
                     state.queue.update(url, priority: priority)
                     continue
                 }
-                // Nobody waits any more.
+                // Nobody waits any more. Not started: it never will (no byte moved).
                 if state.queue.remove(url) {
                     state.counters.cancelledBeforeStart += 1
                     state.transfers[url] = nil
-                } else if let expected = transfer.expected, expected > 0, Double(transfer.received) >= Self.keepWhenReceived * Double(expected) {
-                    state.counters.keptNearlyDone += 1
+                } else if transfer.orphaned {
+                    // Orphaned at an earlier look and no commit since asked for it.
+                    if let task = Self.stopUnlessNearlyDone(transfer, url: url, in: &state) { toCancel.append(task) }
                 } else {
-                    transfer.cancelled = true
-                    state.counters.cancelledInFlight += 1
-                    state.transfers[url] = nil
-                    state.queue.finished(url)
-                    if let task = transfer.task { toCancel.append(task) }
+                    // Under way: stopped after this frame's commit, unless a cell asks again in it
+                    // (cancelling at once, the same photo was asked for again a few ms later, on
+                    // a new connection, while the server was still answering the first).
+                    transfer.orphaned = true
                 }
             }
         }
         if skipped > 0 { tally.withLock { $0.skipped += skipped } }
         for task in toCancel { task.cancel() }
         pump()
+    }
+
+    /// After the commit: the transfers orphaned at this frame's look that no request joined.
+    private func cancelOrphans() {
+        let toCancel: [Task<Void, Never>] = state.withLock { state in
+            var tasks: [Task<Void, Never>] = []
+            for (url, transfer) in state.transfers where transfer.orphaned && transfer.interests.isEmpty {
+                if let task = Self.stopUnlessNearlyDone(transfer, url: url, in: &state) { tasks.append(task) }
+            }
+            return tasks
+        }
+        for task in toCancel { task.cancel() }
+    }
+
+    /// Under the lock: a transfer under way that nobody waits for stops (its task is
+    /// returned, to cancel outside the lock), unless it has most of its body.
+    private static func stopUnlessNearlyDone(_ transfer: Transfer, url: String, in state: inout State) -> Task<Void, Never>? {
+        if let expected = transfer.expected, expected > 0, Double(transfer.received) >= keepWhenReceived * Double(expected) {
+            if !transfer.keptNearlyDone { state.counters.keptNearlyDone += 1 }
+            transfer.keptNearlyDone = true
+            return nil
+        }
+        transfer.cancelled = true
+        state.counters.cancelledInFlight += 1
+        state.transfers[url] = nil
+        state.queue.finished(url)
+        return transfer.task
     }
 
     /// Starts every transfer the queue allows now; arms a timer when only the rate holds
@@ -372,3 +410,4 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
         inbox.post(AssetCompletion(request: interest.request, key: interest.key, result: result))
     }
 }
+

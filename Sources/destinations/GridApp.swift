@@ -57,6 +57,8 @@ final class GridApp: TerminalFrameDelegate {
     /// The grid moved in the last frame; when it came to rest, if the screen is not yet
     /// whole (a thumbnail a placeholder, pixels held back, bytes still on their way).
     private var wasMoving = false
+    /// Last frame's scroll offset, time and direction, for easing the prefetch distance.
+    private var preloadEasing: (offset: Double, at: Duration, direction: Int)?
     private var restStartedAt: Duration?
     /// What the rest under way still waits for (see ``RunStats/interruptedRestsWaiting``).
     private var restWaitingOn = RestWait.placeholders
@@ -206,7 +208,19 @@ final class GridApp: TerminalFrameDelegate {
         // The prefetch distance follows the scroll's speed and the network's measured time
         // to image (before the first image: Texture's fixed 2.5 screens).
         if let timeToImage = feed.loader?.recentTimeToImage {
-            view.ranges.preloadLeading = RangeTuning.preloadAhead(speed: view.physics.velocity, timeToImage: timeToImage, viewportRows: view.viewport.height)
+            let target = RangeTuning.preloadAhead(speed: view.physics.velocity, timeToImage: timeToImage, viewportRows: view.viewport.height)
+            let offset = view.physics.offset, now = clock.now
+            if let last = preloadEasing, view.viewport.height > 0 {
+                // Screens advanced in the direction the range leads (last frame's motion).
+                let moved = (offset - last.offset) / Double(view.viewport.height)
+                let advanced = last.direction == 0 ? abs(moved) : moved * Double(last.direction)
+                view.ranges.preloadLeading = RangeTuning.easedPreloadAhead(previous: view.ranges.preloadLeading, target: target,
+                                                                           advancedScreens: advanced, elapsed: now - last.at)
+            } else {
+                view.ranges.preloadLeading = target
+            }
+            let direction = offset > (preloadEasing?.offset ?? offset) ? 1 : offset < (preloadEasing?.offset ?? offset) ? -1 : (preloadEasing?.direction ?? 0)
+            preloadEasing = (offset, now, direction)
         }
         let rowsBelow = view.layout.contentHeight - Int(view.physics.offset) - view.viewport.height
         if screen.state.filter.isEmpty || feed.pagesToTheEnd { feed.pageIfNeeded(rowsBelow: rowsBelow, screenRows: view.viewport.height) }

@@ -331,7 +331,7 @@ import Testing
 }
 
 /// The image store's side of a ``NetworkAssetLoader``, played by the test: requests go in,
-/// a "frame" is a `postDueCompletions()` and a drain of the inbox.
+/// a "frame" is a `postDueCompletions()`, a `startQueuedWork()` and a drain of the inbox.
 final class LoaderDriver: @unchecked Sendable {
     let loader: NetworkAssetLoader
     private(set) var results: [Result<CellImage, ImageError>] = []
@@ -353,9 +353,11 @@ final class LoaderDriver: @unchecked Sendable {
         return cancellation
     }
 
-    /// One frame: cancellations and priorities read, finished requests taken.
+    /// One frame, as the app runs it with an empty commit: cancellations and priorities read,
+    /// what the queue allows started, finished requests taken.
     func frame() {
         loader.postDueCompletions()
+        loader.startQueuedWork()
         results += loader.inbox.drain().map(\.result)
     }
 
