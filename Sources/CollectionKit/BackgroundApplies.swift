@@ -5,8 +5,8 @@ import DiffableData
 /// Builds and diffs snapshots off the main thread in the order they were asked for, and
 /// hands back the finished changesets, still in order, for the main thread to commit.
 ///
-/// The main thread takes the hand-over lock in every commit (``takeFinished()``,
-/// ``isBusy``), so building and diffing run outside it: the serial queue alone owns
+/// The main thread tries the hand-over lock in every commit (``takeFinished()``,
+/// ``isBusy``; never waiting for it), so building and diffing run outside it: the serial queue alone owns
 /// `base`, and the lock guards only the hand-over of finished updates and the count of
 /// running ones (a few words, never a loop).
 final class BackgroundApplies<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>: Sendable {
@@ -108,43 +108,36 @@ final class BackgroundApplies<SectionID: Hashable & Sendable, ItemID: Hashable &
             }
             let bigRelease = dropped.snapshots.contains { $0.numberOfItems >= Self.trimAfterItems }
             withExtendedLifetime(dropped) {}  // freed here, on the queue
-            if bigRelease { self.trimIfDue() }
+            if bigRelease { self.trimWanted.withLock { $0 = true } }
         }
     }
 
-    /// Freeing a snapshot this large gives the freed memory back to the system, at most
-    /// every two seconds: trimming takes each malloc arena's lock in turn, and a filter
-    /// being typed frees a snapshot per key.
+    /// Freeing a snapshot this large asks for the freed memory to go back to the system
+    /// (``returnFreedMemoryIfWanted()``).
     static var trimAfterItems: Int { 100_000 }
-    /// When the last trim ran, and whether one is scheduled (the queue's only).
-    private let trims = Lock<(last: ContinuousClock.Instant?, scheduled: Bool)>((nil, false))
+    /// A big snapshot was freed since the last trim.
+    private let trimWanted = Lock(false)
 
-    /// Trims now, or, within two seconds of the last trim, once those two seconds are
-    /// up (so the last of a burst of frees is always given back).
-    private func trimIfDue() {
-        let now = ContinuousClock.now
-        let wait: Duration? = trims.withLock { state in
-            if let last = state.last, now - last < .seconds(2) {
-                guard !state.scheduled else { return nil }
-                state.scheduled = true
-                return .seconds(2) - (now - last)
-            }
-            state.last = now
-            return .zero
-        }
-        guard let wait else { return }
-        if wait == .zero { return Platform.returnFreeMemoryToTheSystem() }
-        queue.asyncAfter(deadline: .now() + .milliseconds(Int(wait / .milliseconds(1)) + 1)) { [self] in
-            trims.withLock { $0 = (ContinuousClock.now, false) }
-            Platform.returnFreeMemoryToTheSystem()
-        }
+    /// Gives the memory freed with big snapshots back to the system (`malloc_trim`), if
+    /// any was freed since the last time; on the calling thread. For a frame loop about to
+    /// go quiet, never inside frames: trimming takes each malloc arena's lock in turn, and
+    /// run on this queue in the middle of a fling it held the lock a commit's `free` needed
+    /// for 9–23 ms (D-056).
+    func returnFreedMemoryIfWanted() {
+        guard trimWanted.withLockIfAvailable({ wanted in
+            defer { wanted = false }
+            return wanted
+        }) == true else { return }
+        Platform.returnFreeMemoryToTheSystem()
     }
 
     func takeFinished() -> [Update] {
-        handOver.withLock { state in
+        // Never waits: a build posting right now (a batch thread the system may preempt
+        // while it holds the lock) hands its update to the next commit instead.
+        handOver.withLockIfAvailable { state in
             defer { state.finished.removeAll() }
             return state.finished
-        }
+        } ?? []
     }
 
     /// Every build asked for, until it is finished (handed over or dropped).
@@ -158,7 +151,9 @@ final class BackgroundApplies<SectionID: Hashable & Sendable, ItemID: Hashable &
         return group.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success
     }
 
-    var isBusy: Bool { handOver.withLock { $0.running > 0 || !$0.finished.isEmpty } }
+    /// True while builds run or wait to be taken, and while a build holds the hand-over
+    /// lock (never waits).
+    var isBusy: Bool { handOver.withLockIfAvailable { $0.running > 0 || !$0.finished.isEmpty } ?? true }
 }
 
 /// Where a data source's background applies run.

@@ -117,6 +117,14 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
     /// stays alive for as long as nothing moves.
     public var holdsReplacedSnapshots: Bool { !retired.isEmpty || !retiredChanges.isEmpty }
 
+    /// Gives the memory freed with big snapshots (100,000 items or more) back to the
+    /// system, if any was freed since the last call: `malloc_trim`, on the calling thread,
+    /// a few milliseconds. Call it when the frame loop goes quiet, never inside frames:
+    /// trimming takes each malloc arena's lock in turn, and a commit that frees memory
+    /// meanwhile waits (D-056). Without it, each thread that freed a snapshot keeps the
+    /// memory in its arena for reuse (D-028).
+    public func returnFreedMemoryIfWanted() { inbox.returnFreedMemoryIfWanted() }
+
     private func claim(_ wanted: Mode, _ operation: String) {
         if let mode, mode != wanted {
             preconditionFailure("DiffableDataSource.\(operation): this data source has been applied from the \(mode == .main ? "main thread" : "background"); always apply the same way (seed 002), or the order of updates is lost")

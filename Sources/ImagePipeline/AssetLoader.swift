@@ -12,7 +12,7 @@ public final class AssetLoader: AssetLoading, Sendable {
     private let source: any AssetSource
     private let transfers: WorkerPool<Void>
     private let pool: WorkerPool<ImagePreparer>
-    private let tally = Tally()
+    private let tally = LoadTally()
 
     /// Transfers in flight at once. Waiting on the network costs no CPU, so a slow
     /// transfer must not hold a decoding worker: with one stage, two workers and 80 ms of
@@ -81,20 +81,5 @@ public final class AssetLoader: AssetLoading, Sendable {
     private func fail(request: Int, key: PreparedImageKey, error: ImageError) {
         tally.failed.add(1, ordering: .relaxed)
         inbox.post(AssetCompletion(request: request, key: key, result: .failure(error)))
-    }
-
-    /// Counters the workers bump and the frame loop reads, lock-free.
-    private final class Tally: Sendable {
-        let prepared = Atomic(0), skipped = Atomic(0), abandoned = Atomic(0), dropped = Atomic(0), failed = Atomic(0)
-
-        var snapshot: Counters {
-            var counters = Counters()
-            counters.prepared = prepared.load(ordering: .relaxed)
-            counters.skipped = skipped.load(ordering: .relaxed)
-            counters.abandoned = abandoned.load(ordering: .relaxed)
-            counters.dropped = dropped.load(ordering: .relaxed)
-            counters.failed = failed.load(ordering: .relaxed)
-            return counters
-        }
     }
 }

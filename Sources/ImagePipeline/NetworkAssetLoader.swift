@@ -1,4 +1,5 @@
 import CoreKit
+import Synchronization
 
 /// Where a ``NetworkAssetLoader``'s bytes come from: an HTTP client (FeedClient's
 /// `HTTPFetcher`), or a script in tests.
@@ -96,7 +97,22 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
     private let pool: WorkerPool<ImagePreparer>
     private let now: @Sendable () -> Duration
     private let state: Lock<State>
-    private let tally = Lock(AssetLoadCounters())
+    /// Counts, bumped lock-free by every thread and read by the frame loop.
+    private let tally = LoadTally()
+    /// What the decoding workers record: the times to image. A lock of its own, which the
+    /// main thread takes only when it is free (``recentTimeToImage``) or for the final
+    /// figures: the workers run `SCHED_IDLE`, and one preempted while holding a lock the
+    /// frame loop waited for stalled frames for 10–23 ms (D-056). `state` is never taken on
+    /// a worker.
+    private let workerSide = Lock(WorkerFigures())
+
+    struct WorkerFigures: Sendable {
+        var timeToImage: [Double] = []
+        var visibleTimeToImage: [Double] = []
+        var prepareTime: [Double] = []
+        /// The median of the last 32 times to image, kept as each arrives.
+        var recentTimeToImage: Duration?
+    }
 
     final class Transfer: @unchecked Sendable {  // only touched under `state`'s lock
         var interests: [Interest]
@@ -152,8 +168,8 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
         pool.stop()
     }
 
-    /// What it did so far, as an ``AssetLoading``.
-    public var counters: AssetLoadCounters { tally.withLock { $0 } }
+    /// What it did so far, as an ``AssetLoading``; read without a lock.
+    public var counters: AssetLoadCounters { tally.snapshot }
 
     /// How far the transfer of `url` has come (bytes in, and the whole photo's length when
     /// the server said), or nil when none is under way: the detail view's progress.
@@ -166,20 +182,23 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
     }
 
     /// The median of the last 32 times from a request to its prepared image (nil before
-    /// the first): what the prefetch distance is scaled by.
-    public var recentTimeToImage: Duration? {
-        let recent = state.withLock { Array($0.counters.timeToImage.suffix(32)) }.sorted()
-        guard !recent.isEmpty else { return nil }
-        return .milliseconds(recent[(recent.count - 1) / 2])
-    }
+    /// the first, and while a worker is recording one: never waits): what the prefetch
+    /// distance is scaled by.
+    public var recentTimeToImage: Duration? { workerSide.withLockIfAvailable { $0.recentTimeToImage } ?? nil }
 
-    /// The network figures so far (the promoted count is the queue's).
+    /// The network figures so far (the promoted count is the queue's). Waits for a worker
+    /// that records: for reports, not for the frame loop.
     public var networkCounters: NetworkLoadCounters {
-        state.withLock { state in
+        let figures = workerSide.withLock { $0 }
+        var counters = state.withLock { state in
             var counters = state.counters
             counters.promoted = state.queue.promoted
             return counters
         }
+        counters.timeToImage = figures.timeToImage
+        counters.visibleTimeToImage = figures.visibleTimeToImage
+        counters.prepareTime = figures.prepareTime
+        return counters
     }
 
     public func load(_ key: PreparedImageKey, request: Int, priority: Int, cancellation: Cancellable) -> Bool {
@@ -254,7 +273,7 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
                 }
             }
         }
-        if skipped > 0 { tally.withLock { $0.skipped += skipped } }
+        if skipped > 0 { tally.skipped.add(skipped, ordering: .relaxed) }
         for task in toCancel { task.cancel() }
         pump()
     }
@@ -375,7 +394,7 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
         defer { pump() }
         switch result {
         case .failure(let error):
-            tally.withLock { $0.failed += interests.count }
+            tally.failed.add(interests.count, ordering: .relaxed)
             for interest in interests { inbox.post(AssetCompletion(request: interest.request, key: interest.key, result: .failure(error))) }
         case .success(let bytes):
             for interest in interests {
@@ -388,24 +407,26 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
 
     private func prepare(_ bytes: [UInt8], for interest: Interest, with preparer: ImagePreparer, arrivedAt: Duration) {
         guard !interest.cancellation.isCancelled else {
-            tally.withLock { $0.abandoned += 1 }
+            tally.abandoned.add(1, ordering: .relaxed)
             return
         }
         let result: Result<CellImage, ImageError>
         do throws(ImageError) {
             result = .success(try preparer.prepare(bytes, as: interest.key.asset, columns: interest.key.columns, rows: interest.key.rows))
-            tally.withLock { $0.prepared += 1 }
         } catch {
             result = .failure(error)
-            tally.withLock { $0.failed += 1 }
         }
         let done = now()
-        state.withLock { state in
-            state.counters.timeToImage.append((done - interest.askedAt).milliseconds)
-            // Promoted while it waited for a worker: counted from the last byte, the most it can have waited.
-            let wanted = interest.visibleSince ?? (RequestPriority.isPrefetch(interest.cancellation.priority) ? nil : arrivedAt)
-            if let wanted { state.counters.visibleTimeToImage.append((done - wanted).milliseconds) }
-            state.counters.prepareTime.append((done - arrivedAt).milliseconds)
+        // Promoted while it waited for a worker: counted from the last byte, the most it can have waited.
+        let wanted = interest.visibleSince ?? (RequestPriority.isPrefetch(interest.cancellation.priority) ? nil : arrivedAt)
+        let timeToImage = (done - interest.askedAt).milliseconds
+        if case .success = result { tally.prepared.add(1, ordering: .relaxed) } else { tally.failed.add(1, ordering: .relaxed) }
+        workerSide.withLock { figures in
+            figures.timeToImage.append(timeToImage)
+            if let wanted { figures.visibleTimeToImage.append((done - wanted).milliseconds) }
+            figures.prepareTime.append((done - arrivedAt).milliseconds)
+            let recent = figures.timeToImage.suffix(32).sorted()
+            figures.recentTimeToImage = .milliseconds(recent[(recent.count - 1) / 2])
         }
         inbox.post(AssetCompletion(request: interest.request, key: interest.key, result: result))
     }

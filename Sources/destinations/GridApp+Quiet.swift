@@ -34,6 +34,8 @@ extension GridApp {
     }
 
     func waitForWork(until deadline: Duration?) {
+        // Nothing moves: memory freed with big snapshots goes back now, not mid-fling (D-056).
+        screen.source.returnFreedMemoryIfWanted()
         let woken = terminal.waitForInput(wake: wake, timeout: deadline.map { $0 - clock.now })
         if woken {
             somethingHappened = true  // draw the next tick: a key, a result or a signal is waiting
