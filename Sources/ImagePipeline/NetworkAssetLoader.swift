@@ -206,7 +206,9 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
         let time = now()
         let interest = Interest(key: key, request: request, cancellation: cancellation, askedAt: time,
                                 visibleSince: RequestPriority.isPrefetch(priority) ? nil : time)
-        state.withLock { state in
+        // Never waits: while a transfer's thread holds the lock (and may be preempted there),
+        // the request is refused and the store hands it over again later, in order (D-056).
+        let taken: Void? = state.withLockIfAvailable { state in
             if let transfer = state.transfers[url] {
                 transfer.interests.append(interest)
                 transfer.orphaned = false
@@ -222,28 +224,35 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
         // starting each at once let the first asked (a prefetch) take a slot before a visible
         // cell asked later in the same frame; starting a transfer also wakes a thread, which
         // may take the frame loop's core mid-commit (D-055). ``startQueuedWork()`` does it.
-        return true
+        return taken != nil
     }
 
     /// Right after the commit: transfers nobody asked for again in it stop, then what this
     /// frame's requests allow starts, best first.
     public func startQueuedWork() {
         cancelOrphans()
-        pump()
+        pump(waiting: false)
     }
 
-    /// True while requests wait for ``startQueuedWork()`` (a quiet frame loop must not
-    /// sleep on them). Never waits for the lock.
-    public var hasDueCompletions: Bool { state.withLockIfAvailable { $0.pumpWanted } ?? true }
+    /// True while requests wait for ``startQueuedWork()``, or a frame's look found the lock
+    /// taken (a quiet frame loop must not sleep on them). Never waits for the lock.
+    public var hasDueCompletions: Bool {
+        lookMissed.load(ordering: .relaxed) || (state.withLockIfAvailable { $0.pumpWanted } ?? true)
+    }
+
+    /// A frame's look or start found the lock held by a transfer's thread: the next frame
+    /// does it (set and read without the lock).
+    private let lookMissed = Atomic(false)
 
     /// Each frame, on the main thread: requests cancelled since the last frame leave their
     /// transfers (which stop when nobody is left), priorities are read again, and what the
     /// queue allows starts.
+    /// Never waits: with the lock held by a transfer's thread, the look is the next frame's.
     public func postDueCompletions() {
         var toCancel: [Task<Void, Never>] = []
         var skipped = 0
         let time = now()
-        state.withLock { state in
+        let looked: Void? = state.withLockIfAvailable { state in
             for (url, transfer) in state.transfers {
                 transfer.interests.removeAll { interest in
                     guard interest.cancellation.isCancelled else { return false }
@@ -273,20 +282,26 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
                 }
             }
         }
+        guard looked != nil else {
+            lookMissed.store(true, ordering: .relaxed)
+            return
+        }
+        lookMissed.store(false, ordering: .relaxed)
         if skipped > 0 { tally.skipped.add(skipped, ordering: .relaxed) }
         for task in toCancel { task.cancel() }
-        pump()
+        pump(waiting: false)
     }
 
-    /// After the commit: the transfers orphaned at this frame's look that no request joined.
+    /// After the commit: the transfers orphaned at this frame's look that no request joined
+    /// (with the lock taken, the next frame's look stops them).
     private func cancelOrphans() {
-        let toCancel: [Task<Void, Never>] = state.withLock { state in
+        let toCancel: [Task<Void, Never>] = state.withLockIfAvailable { state in
             var tasks: [Task<Void, Never>] = []
             for (url, transfer) in state.transfers where transfer.orphaned && transfer.interests.isEmpty {
                 if let task = Self.stopUnlessNearlyDone(transfer, url: url, in: &state) { tasks.append(task) }
             }
             return tasks
-        }
+        } ?? []
         for task in toCancel { task.cancel() }
     }
 
@@ -306,12 +321,12 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
     }
 
     /// Starts every transfer the queue allows now; arms a timer when only the rate holds
-    /// one back.
-    private func pump() {
+    /// one back. The frame loop does not wait (`waiting` false): with the lock taken, the
+    /// next frame starts them (or the transfer ending now, which pumps too).
+    private func pump(waiting: Bool = true) {
         let time = now()
-        var starts: [(String, Transfer)] = []
         var wakeAt: Duration?
-        state.withLock { state in
+        let body = { (state: inout State) in
             state.pumpWanted = false
             while let url = state.queue.nextToStart(at: time) {
                 guard let transfer = state.transfers[url] else {
@@ -325,7 +340,9 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
                     state.counters.cancelledBeforeStart += 1
                     continue
                 }
-                starts.append((url, transfer))
+                // Its task is made under the lock, so a cancel always finds it (the task's
+                // first look at the lock waits for this pump to end).
+                transfer.task = self.makeTask(transfer, url: url)
                 state.counters.transfers += 1
                 transfer.startedAt = time
                 for interest in transfer.interests { state.counters.queueWait.append((time - interest.askedAt).milliseconds) }
@@ -335,7 +352,12 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
                 wakeAt = at
             }
         }
-        for (url, transfer) in starts { start(transfer, url: url) }
+        if waiting {
+            state.withLock(body)
+        } else if state.withLockIfAvailable(body) == nil {
+            lookMissed.store(true, ordering: .relaxed)
+            return
+        }
         if let wakeAt {
             Task.detached(priority: .low) { [self] in
                 BatchScheduling.enterOnCurrentThread()
@@ -346,8 +368,9 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
         }
     }
 
-    private func start(_ transfer: Transfer, url: String) {
-        let task = Task.detached(priority: .low) { [self] in
+    /// The task that runs a transfer, started at once on the transport's threads.
+    private func makeTask(_ transfer: Transfer, url: String) -> Task<Void, Never> {
+        Task.detached(priority: .low) { [self] in
             BatchScheduling.enterOnCurrentThread()
             if let kept = transport.keptPhoto(at: url) {
                 state.withLock { state in
@@ -373,7 +396,6 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
             }
             finish(transfer, url: url, result: result)
         }
-        state.withLock { _ in transfer.task = task }
     }
 
     /// A transfer ended: its live requests are prepared (or fail), its slot is free.

@@ -348,7 +348,8 @@ final class LoaderDriver: @unchecked Sendable {
     @discardableResult
     func load(_ url: String, columns: Int, priority: Int = 0) -> Cancellable {
         let cancellation = Cancellable(priority: priority)
-        _ = loader.load(PreparedImageKey(asset: AssetID(path: url), columns: columns, rows: 4), request: next, priority: priority, cancellation: cancellation)
+        // The loader refuses a request while a transfer holds its lock (the store would hand it over again).
+        while !loader.load(PreparedImageKey(asset: AssetID(path: url), columns: columns, rows: 4), request: next, priority: priority, cancellation: cancellation) {}
         next += 1
         return cancellation
     }

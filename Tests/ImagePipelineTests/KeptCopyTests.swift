@@ -25,7 +25,7 @@ import Testing
         let loader = NetworkAssetLoader(transport: transport, policy: TransferPolicy(connections: 4, prefetchConnections: 2, startsPerSecond: 1, burst: 1),
                                         workers: 1, priority: .normal, colorMode: .palette240, now: { .seconds(1) })
         for n in 0..<20 {
-            _ = loader.load(PreparedImageKey(asset: AssetID(path: "kept:\(n)"), columns: 8, rows: 4), request: n, priority: n, cancellation: Cancellable(priority: n))
+            while !loader.load(PreparedImageKey(asset: AssetID(path: "kept:\(n)"), columns: 8, rows: 4), request: n, priority: n, cancellation: Cancellable(priority: n)) {}
         }
         var arrived = 0
         for _ in 0..<3000 where arrived < 20 {
@@ -36,7 +36,7 @@ import Testing
         #expect(arrived == 20)
         #expect(transport.requests.withLock { $0 } == 0 && loader.networkCounters.keptCopies == 20)
         // The bucket is still full: a photo that needs the network starts at once.
-        _ = loader.load(PreparedImageKey(asset: AssetID(path: "net:1"), columns: 8, rows: 4), request: 99, priority: 0, cancellation: Cancellable(priority: 0))
+        while !loader.load(PreparedImageKey(asset: AssetID(path: "net:1"), columns: 8, rows: 4), request: 99, priority: 0, cancellation: Cancellable(priority: 0)) {}
         loader.startQueuedWork()  // what the frame loop does after the commit
         for _ in 0..<3000 where transport.requests.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(transport.requests.withLock { $0 } == 1)

@@ -38,7 +38,7 @@ import Testing
 
     func ask(_ url: String, request: Int) -> Cancellable {
         let cancellation = Cancellable(priority: RequestPriority.visible(distance: 0))
-        _ = loader.load(PreparedImageKey(asset: AssetID(path: url), columns: 8, rows: 4), request: request, priority: cancellation.priority, cancellation: cancellation)
+        while !loader.load(PreparedImageKey(asset: AssetID(path: url), columns: 8, rows: 4), request: request, priority: cancellation.priority, cancellation: cancellation) {}
         return cancellation
     }
 

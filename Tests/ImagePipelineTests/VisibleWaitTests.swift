@@ -25,7 +25,7 @@ import Testing
         let loader = NetworkAssetLoader(transport: transport, workers: 1, priority: .normal, colorMode: .palette240, now: { clock.withLock { $0 } })
         func ask(_ name: String, request: Int, priority: Int) -> Cancellable {
             let cancellation = Cancellable(priority: priority)
-            _ = loader.load(PreparedImageKey(asset: AssetID(path: name), columns: 8, rows: 4), request: request, priority: priority, cancellation: cancellation)
+            while !loader.load(PreparedImageKey(asset: AssetID(path: name), columns: 8, rows: 4), request: request, priority: priority, cancellation: cancellation) {}
             return cancellation
         }
         _ = ask("visible", request: 0, priority: RequestPriority.visible(distance: 0))
