@@ -85,8 +85,9 @@ public struct NetworkLoadCounters: Sendable, Hashable {
 ///
 /// The main thread calls ``load(_:request:priority:cancellation:)`` (which only queues),
 /// ``startQueuedWork()`` after each commit and ``postDueCompletions()``; transfers run as
-/// tasks on the transport's threads. State is under one short lock (a few dictionary operations; never held across a transfer or a
-/// decode).
+/// tasks on the transport's threads. State is under one short lock (a few dictionary
+/// operations; never held across a transfer or a decode), which the main thread only tries:
+/// a transfer's thread may be preempted holding it (D-056).
 public final class NetworkAssetLoader: AssetLoading, Sendable {
     /// Finished requests, for the store to drain.
     public let inbox: Mailbox<AssetCompletion>
