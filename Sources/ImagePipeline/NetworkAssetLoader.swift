@@ -294,15 +294,16 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
     }
 
     /// After the commit: the transfers orphaned at this frame's look that no request joined
-    /// (with the lock taken, the next frame's look stops them).
+    /// (with the lock taken, the next frame's look stops them, and the loop stays awake for it).
     private func cancelOrphans() {
-        let toCancel: [Task<Void, Never>] = state.withLockIfAvailable { state in
+        let toCancel: [Task<Void, Never>]? = state.withLockIfAvailable { state in
             var tasks: [Task<Void, Never>] = []
             for (url, transfer) in state.transfers where transfer.orphaned && transfer.interests.isEmpty {
                 if let task = Self.stopUnlessNearlyDone(transfer, url: url, in: &state) { tasks.append(task) }
             }
             return tasks
-        } ?? []
+        }
+        guard let toCancel else { return lookMissed.store(true, ordering: .relaxed) }
         for task in toCancel { task.cancel() }
     }
 

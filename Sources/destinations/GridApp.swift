@@ -219,7 +219,7 @@ final class GridApp: TerminalFrameDelegate {
             } else {
                 view.ranges.preloadLeading = target
             }
-            let direction = offset > (preloadEasing?.offset ?? offset) ? 1 : offset < (preloadEasing?.offset ?? offset) ? -1 : (preloadEasing?.direction ?? 0)
+            let direction = preloadEasing.map { offset > $0.offset ? 1 : offset < $0.offset ? -1 : $0.direction } ?? 0
             preloadEasing = (offset, now, direction)
         }
         let rowsBelow = view.layout.contentHeight - Int(view.physics.offset) - view.viewport.height

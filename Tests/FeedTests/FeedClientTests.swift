@@ -356,9 +356,14 @@ final class LoaderDriver: @unchecked Sendable {
 
     /// One frame, as the app runs it with an empty commit: cancellations and priorities read,
     /// what the queue allows started, finished requests taken.
+    /// A look that found the loader's lock taken by a transfer's thread is the next frame's
+    /// in the app; here the frame is run again at once, so that one call is one whole look.
     func frame() {
-        loader.postDueCompletions()
-        loader.startQueuedWork()
+        for _ in 0..<10_000 {
+            loader.postDueCompletions()
+            loader.startQueuedWork()
+            if !loader.hasDueCompletions { break }
+        }
         results += loader.inbox.drain().map(\.result)
     }
 

@@ -48,12 +48,18 @@ import Testing
         #expect(condition())
     }
 
-    @Test func aRequestMadeAgainInTheNextCommitJoinsTheTransferUnderWay() async throws {
-        let first = ask("a.jpg", request: 0)
+    /// A transfer of `url` under way (asked in a commit, started after it), whose only
+    /// request then went away, seen by the next frame's first look.
+    func leaveATransferUnderWay(_ url: String) async throws {
+        let only = ask(url, request: 0)
         loader.startQueuedWork()  // after the commit that asked
         try await until { transport.asked.withLock { $0.count } == 1 }
-        first.cancel()  // the cell left the range...
+        only.cancel()  // the cell left the range...
         loader.postDueCompletions()  // the next frame's first look: orphaned, not yet stopped
+    }
+
+    @Test func aRequestMadeAgainInTheNextCommitJoinsTheTransferUnderWay() async throws {
+        try await leaveATransferUnderWay("a.jpg")
         _ = ask("a.jpg", request: 1)  // ...and its commit asks again
         loader.startQueuedWork()
         #expect(loader.networkCounters.cancelledInFlight == 0)
@@ -71,11 +77,7 @@ import Testing
     }
 
     @Test func aTransferNobodyAsksForAgainStopsAfterTheCommit() async throws {
-        let only = ask("b.jpg", request: 0)
-        loader.startQueuedWork()
-        try await until { transport.asked.withLock { $0.count } == 1 }
-        only.cancel()
-        loader.postDueCompletions()
+        try await leaveATransferUnderWay("b.jpg")
         #expect(loader.networkCounters.cancelledInFlight == 0, "not at the frame's first look")
         loader.startQueuedWork()  // a commit that did not ask for it
         #expect(loader.networkCounters.cancelledInFlight == 1)
@@ -84,11 +86,7 @@ import Testing
     }
 
     @Test func withoutACommitTheNextFrameStopsIt() async throws {
-        let only = ask("c.jpg", request: 0)
-        loader.startQueuedWork()
-        try await until { transport.asked.withLock { $0.count } == 1 }
-        only.cancel()
-        loader.postDueCompletions()
+        try await leaveATransferUnderWay("c.jpg")
         loader.postDueCompletions()  // a quiet frame: no commit, no startQueuedWork
         #expect(loader.networkCounters.cancelledInFlight == 1)
         try await until { transport.cancelled.withLock { $0 } == 1 }
