@@ -117,13 +117,19 @@ TSAN_TESTS := ^(CoreKitTests|ImagePipelineTests|CollectionKitTests|RenderLoopTes
 # as in `make test`: beside the long CPU-bound tests, slower still under TSan, the pool was
 # once taken for a minute and four servers gave up starting.
 TSAN_FEED_TESTS := ^FeedTests[./]
+# Reports that are not races (each explained in the file) are suppressed by name; every
+# report TSan makes is printed whole (from its WARNING to its SUMMARY).
+tsan: export TSAN_OPTIONS := suppressions=$(CURDIR)/scripts/tsan-suppressions.txt:print_suppressions=1
+# A crash under TSan fails at once: Swift's backtracer cannot fork a helper there and hangs.
+tsan: export SWIFT_BACKTRACE := enable=no
+TSAN_REPORTS := awk '/WARNING: ThreadSanitizer/,/SUMMARY: ThreadSanitizer/'
 tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --build-path $(TSAN_BUILD)
 	@status=0; $(SWIFT) test --skip-build --sanitize=thread --build-path $(TSAN_BUILD) --filter '$(TSAN_TESTS)' > $(TSAN_BUILD)/tsan-tests.log 2>&1 || status=$$?; \
-	  grep -E "Test run|WARNING: ThreadSanitizer|SUMMARY: ThreadSanitizer" $(TSAN_BUILD)/tsan-tests.log; \
+	  grep -E -A3 "Test run with|ThreadSanitizer: Matched" $(TSAN_BUILD)/tsan-tests.log; $(TSAN_REPORTS) $(TSAN_BUILD)/tsan-tests.log; \
 	  if [ $$status != 0 ]; then tail -n 60 $(TSAN_BUILD)/tsan-tests.log; exit $$status; fi
 	@status=0; $(SWIFT) test --skip-build --sanitize=thread --build-path $(TSAN_BUILD) --filter '$(TSAN_FEED_TESTS)' > $(TSAN_BUILD)/tsan-feed-tests.log 2>&1 || status=$$?; \
-	  grep -E "Test run|WARNING: ThreadSanitizer|SUMMARY: ThreadSanitizer" $(TSAN_BUILD)/tsan-feed-tests.log; \
+	  grep -E -A3 "Test run with|ThreadSanitizer: Matched" $(TSAN_BUILD)/tsan-feed-tests.log; $(TSAN_REPORTS) $(TSAN_BUILD)/tsan-feed-tests.log; \
 	  if [ $$status != 0 ]; then tail -n 60 $(TSAN_BUILD)/tsan-feed-tests.log; exit $$status; fi
 	@status=0; $(TSAN_BUILD)/debug/destinations --scenario fling --duration 2 --posts 10000 --refresh-rate 120 --report text > $(TSAN_BUILD)/tsan-app.log 2>&1 || status=$$?; \
 	  cat $(TSAN_BUILD)/tsan-app.log; [ $$status = 0 ] || exit $$status

@@ -27,6 +27,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // The feed server's graceful stop (already here for Hummingbird): cancelling a server's
+        // task while it has accepted a connection it has not served traps in swift-nio.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
         // `make docs`: the DocC catalogues of the library products (swift package generate-documentation).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // What lasts (issue 26): SQLite for the HTTP cache's index and the app's state.
@@ -47,9 +50,11 @@ let package = Package(
 
         // Restoring the terminal from a signal handler (async-signal-safe C, real globals).
         .target(name: "CTerminalRestore", path: "Sources/CTerminalRestore"),
+        // The frame loop's time slice: sched_setattr(2), which glibc 2.36 does not wrap.
+        .target(name: "CThreadScheduling", path: "Sources/CThreadScheduling"),
 
         // Pure Swift layers.
-        .target(name: "CoreKit"),
+        .target(name: "CoreKit", dependencies: ["CThreadScheduling"]),
         .target(name: "CellCanvas", dependencies: ["CoreKit"]),
         .target(name: "RenderLoop", dependencies: ["CoreKit"]),
         .target(name: "DiffableData"),
@@ -92,6 +97,7 @@ let package = Package(
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HummingbirdTLS", package: "hummingbird"),
             .product(name: "HummingbirdHTTP2", package: "hummingbird"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -154,7 +160,7 @@ let package = Package(
         .testTarget(name: "ArchitectureTests"),
         // The grid in-process on a virtual clock and a TestBackend (exact figures), and
         // end to end: the built binary headless and in tmux.
-        .testTarget(name: "AppTests", dependencies: ["destinations", "CellCanvas", "DestinationsModel", "ImagePipeline", "RenderLoop", "TerminalFront"]),
+        .testTarget(name: "AppTests", dependencies: ["destinations", "CoreKit", "CellCanvas", "DestinationsModel", "ImagePipeline", "RenderLoop", "TerminalFront"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import CThreadScheduling
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -32,6 +33,42 @@ public enum BatchScheduling {
         return sched_getscheduler(0) == 3 || sched_setscheduler(0, 3, &parameters) == 0
         #else
         return false
+        #endif
+    }
+}
+
+/// The frame loop's time slice under Linux's EEVDF scheduler (6.12 and later).
+///
+/// A thread that sleeps most of each frame wakes with the right to run, but a busy thread of
+/// the same nice value on its core keeps the core until its own slice ends, checked at the
+/// next scheduler tick (4 ms at HZ 250): with both cores busy the frame loop started 8–11 ms
+/// after its tick, a hitch at 120 Hz. A thread asking for a slice shorter than the default
+/// preempts such a thread when it wakes (the kernel's `PREEMPT_SHORT`), and pays for it by
+/// being preempted sooner when it runs long. Any thread may ask, without privilege; threads
+/// it creates afterwards keep the default.
+public enum FrameLoopScheduling {
+    /// Asks for a `slice`-long time slice for the calling thread and returns the slice the
+    /// kernel then reports (it clamps to 0.1–100 ms), or nil: another class than
+    /// `SCHED_OTHER`, refused, a kernel before 6.12 (it reports no slice), or elsewhere than
+    /// Linux.
+    @discardableResult
+    public static func requestSlice(_ slice: Duration) -> Duration? {
+        #if os(Linux)
+        let nanoseconds = slice.components.seconds * 1_000_000_000 + slice.components.attoseconds / 1_000_000_000
+        let after = thread_scheduling_request_slice(UInt64(max(0, nanoseconds)))
+        return after > 0 ? .nanoseconds(after) : nil
+        #else
+        return nil
+        #endif
+    }
+
+    /// The calling thread's slice as the kernel reports it, or nil.
+    public static var currentSlice: Duration? {
+        #if os(Linux)
+        let slice = thread_scheduling_slice()
+        return slice > 0 ? .nanoseconds(slice) : nil
+        #else
+        return nil
         #endif
     }
 }

@@ -2,6 +2,7 @@ import FeedFormat
 import Foundation
 import HTTPTypes
 import Hummingbird
+import ServiceLifecycle
 import ImagePipeline
 
 /// The routes of `destinations-feed`: the subset of Mastodon's API the app speaks, the
@@ -181,7 +182,8 @@ struct FeedRoutes: Sendable {
             }
             if stalls {
                 stats.update { $0.stalls += 1 }
-                try? await Task.sleep(for: shape.stallLimit)
+                // Until the client gives up, the limit passes, or the server stops.
+                try? await cancelWhenGracefulShutdown { [limit = shape.stallLimit] in try await Task.sleep(for: limit) }
                 throw CancellationError()
             }
             let end = cut ? shape.resetAfter! : body.count

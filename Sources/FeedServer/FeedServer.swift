@@ -8,6 +8,7 @@ import HummingbirdHTTP2
 import HummingbirdTLS
 import Logging
 import NIOSSL
+import ServiceLifecycle
 
 /// `destinations-feed`: the bundled posts, or a photo folder, served as a Mastodon timeline
 /// on loopback, through a network shaped as asked (``NetworkShape``).
@@ -44,6 +45,8 @@ public struct FeedServer: Sendable {
     let routes: FeedRoutes
     /// `/_cache/…`: responses with the caching headers a test names (``CacheRoutes``).
     let cacheRoutes = CacheRoutes()
+    /// The service group of the server that ``run(onRunning:)`` started, for ``stop()``.
+    private let running = Lock<ServiceGroup?>(nil)
 
     /// Reads the catalogue; throws a message for a bad folder or flag.
     public init(options: Options) throws {
@@ -89,7 +92,7 @@ public struct FeedServer: Sendable {
     /// Status ids the person favourited, as the server holds them.
     public var favouritedStatuses: [Int] { routes.posts.favouritedStatuses }
 
-    /// Serves until the task is cancelled or the process gets SIGINT/SIGTERM;
+    /// Serves until ``stop()``, the task is cancelled, or the process gets SIGINT/SIGTERM;
     /// `onRunning` is told the port taken once it listens.
     public func run(onRunning: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         let router = Router()
@@ -113,7 +116,23 @@ public struct FeedServer: Sendable {
         let app = Application(router: router, server: server,
                               configuration: .init(address: .hostname(options.host, port: options.port), serverName: "destinations-feed"),
                               onServerRunning: { channel in onRunning(channel.localAddress?.port ?? 0) }, logger: logger)
-        try await app.runService()
+        let group = ServiceGroup(configuration: Self.groupConfiguration(app, logger: logger))
+        running.withLock { $0 = group }
+        try await group.run()
+    }
+
+    /// Stops the server started by ``run(onRunning:)``: it stops accepting, the responses under
+    /// way end (a stalled or trickling one at once, the others within 2 s), then `run` returns.
+    /// Cancelling `run`'s task instead traps in swift-nio when a connection was accepted and
+    /// not yet served (swift-nio issue 3481).
+    public func stop() async {
+        await running.withLock { $0 }?.triggerGracefulShutdown()
+    }
+
+    private static func groupConfiguration(_ service: some Service, logger: Logger) -> ServiceGroupConfiguration {
+        var configuration = ServiceGroupConfiguration(services: [.init(service: service)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        configuration.maximumGracefulShutdownDuration = .seconds(2)
+        return configuration
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import ServiceLifecycle
 
 /// Servers that misbehave, under `/_hostile/…`, for the client's tests and for trying the
 /// app against them by hand (`destinations --feed http://127.0.0.1:8080/_hostile/html`):
@@ -59,7 +60,7 @@ struct HostileRoutes: Sendable {
             Response(status: .ok, headers: json, body: ResponseBody(contentLength: 600) { writer in
                 for _ in 0..<600 {
                     try await writer.write(ByteBuffer(string: " "))
-                    try await Task.sleep(for: .seconds(1))
+                    try await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(1)) }
                 }
                 try await writer.finish(nil)
             })

@@ -1,3 +1,4 @@
+import CoreKit
 import RenderLoop
 
 /// The run's report, from the scheduler's meter, the screen, the terminal and the run's
@@ -22,7 +23,7 @@ extension GridApp {
             cellCostMs: options.cellCost.milliseconds, scenario: options.scenario?.rawValue, posts: screen.postCount,
             skippedFiles: catalogue.skippedFiles.count, skipped: catalogue.skippedFiles.map { ($0.name, $0.reason) },
             stress: options.stress, workers: options.workers, workerPriority: options.workerPriority.rawValue,
-            outputWriter: options.outputWriter.rawValue,
+            outputWriter: options.outputWriter.rawValue, frameSliceMs: FrameLoopScheduling.currentSlice?.milliseconds,
             durationS: (clock.now - startedAt).milliseconds / 1000, hitch: hitch,
             cellsPreparedInCommit: view.cellsPreparedInCommit, cellsPreparedIdle: view.cellsPreparedIdle,
             prefetchBatches: view.prefetchBatches, prefetchCancels: view.cancelBatches,

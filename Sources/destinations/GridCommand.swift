@@ -110,6 +110,9 @@ struct GridCommand: ParsableCommand {
     @Option(help: "Who writes frames to the terminal: the frame loop's own non-blocking writes (the default), or a writer thread it hands them to (for comparison; D-039).")
     var outputWriter: TerminalWriter.Delivery = .recommended
 
+    @Option(help: ArgumentHelp("The frame loop's time slice on Linux 6.12 and later, in microseconds (100 to 100000; 0: the kernel's default). Shorter than the default, the frame loop preempts a busy thread when it wakes (D-058).", valueName: "us"))
+    var frameSliceUs = GridOptions.defaultFrameSliceMicroseconds
+
     @Option(help: ArgumentHelp("Write the frames as Chrome trace-event JSON (opens in Perfetto).", valueName: "file"))
     var traceFile: String?
 
@@ -126,6 +129,9 @@ struct GridCommand: ParsableCommand {
         if let diskCacheMb, !(0...65_536).contains(diskCacheMb) { throw ValidationError("--disk-cache-mb must be between 0 and 65536, got \(diskCacheMb)") }
         if feed == nil && diskCacheMb != nil { throw ValidationError("--disk-cache-mb goes with --feed") }
         guard (0...64).contains(stress) else { throw ValidationError("--stress must be between 0 and 64 threads, got \(stress)") }
+        guard frameSliceUs == 0 || (100...100_000).contains(frameSliceUs) else {
+            throw ValidationError("--frame-slice-us must be 0 or between 100 and 100000, got \(frameSliceUs)")
+        }
         if let workers, !(1...64).contains(workers) { throw ValidationError("--workers must be between 1 and 64, got \(workers)") }
         if let duration, !(duration.isFinite && duration > 0 && duration <= 86_400) {
             throw ValidationError("--duration must be more than 0 and at most 86400 seconds, got \(duration)")
@@ -144,7 +150,7 @@ struct GridCommand: ParsableCommand {
             duration: duration.map { .milliseconds($0 * 1000) } ?? (scenario != nil ? .seconds(5) : nil),
             seed: seed, graphics: graphics, thumbnailCache: !noThumbnailCache, traceFrames: traceFile != nil, traceLifecycle: traceLifecycle != nil, stress: stress,
             workers: workers ?? AssetLoader.defaultWorkers, workerPriority: workerPriority, hud: hud.map { $0 == .on }, theme: theme,
-            outputWriter: outputWriter,
+            outputWriter: outputWriter, frameSlice: frameSliceUs > 0 ? .microseconds(frameSliceUs) : nil,
             diskCache: Self.diskCache(megabytes: diskCacheMb ?? (scenario == nil ? 512 : 0)),
             stateFolder: noState || scenario != nil ? nil : StateStore.defaultFolder(environment: ProcessInfo.processInfo.environment),
             fresh: fresh)
@@ -217,6 +223,11 @@ struct GridOptions: Sendable {
     var theme = ThemeRequest.auto
     /// `--output-writer`: who writes frames to the terminal.
     var outputWriter = TerminalWriter.Delivery.recommended
+    /// `--frame-slice-us`: the time slice the frame loop asks of the kernel (nil: its default).
+    var frameSlice: Duration? = .microseconds(defaultFrameSliceMicroseconds)
+    /// Shorter than the kernel's default slice (0.7–2.8 ms by core count), long enough for
+    /// most commits (D-058).
+    static let defaultFrameSliceMicroseconds = 500
     /// `--disk-cache-mb` and where: the feed's HTTP responses kept between runs (nil: none).
     var diskCache: DiskCacheOptions?
     /// Where likes, their outbox and the place are kept (nil: `--no-state`, a scenario).

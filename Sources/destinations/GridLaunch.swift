@@ -37,6 +37,9 @@ enum GridLaunch {
         let app = GridApp(options: options, loaded: loaded, terminal: terminal,
                           clock: MonotonicClock(strategy: .recommended), showsHUD: options.hud ?? !headless, wake: wake,
                           environment: environment, personal: personal)
+        // On the thread that runs the frames, before the stress threads start (threads made
+        // after it keep the kernel's default).
+        if let slice = options.frameSlice { FrameLoopScheduling.requestSlice(slice) }
         let stress = StressLoad(threads: options.stress)
         defer { stress.stop() }
         let outcome = app.run(signals: signals)

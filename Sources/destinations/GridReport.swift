@@ -21,6 +21,8 @@ struct GridReport {
     var workerPriority: String
     /// `--output-writer`: who wrote the frames to the terminal.
     var outputWriter: String
+    /// The frame loop's time slice as the kernel reports it, in ms (nil: none reported).
+    var frameSliceMs: Double?
     var durationS: Double
     var hitch: HitchReport
     var cellsPreparedInCommit: Int
@@ -112,6 +114,7 @@ struct GridReport {
             ("workers", "\(workers)"),
             ("worker_priority", text(workerPriority)),
             ("output_writer", text(outputWriter)),
+            ("frame_slice_ms", frameSliceMs.map { number($0) } ?? "null"),
             ("duration_s", number(durationS)),
             ("frames", "\(hitch.frames)"),
             ("hitches", "\(hitch.hitches)"),

@@ -1,3 +1,4 @@
+import CoreKit
 import Foundation
 import Testing
 
@@ -450,11 +451,22 @@ import Testing
         (["--images", "fast"], "'async' and 'sync'"),
         (["--seed", "x"], "--seed"),
         (["--latency", "nan"], "--latency must be between 0 and 10000 ms"),
+        (["--frame-slice-us", "50"], "--frame-slice-us must be 0 or between 100 and 100000"),
     ])
     func badGridFlagsGiveAClearMessageAndExitCode2(arguments: [String], message: String) throws {
         let result = try AppProcess.run(["--scenario", "fling", "--duration", "1"] + arguments)
         #expect(result.status == 2, "\(arguments): \(result.stderr)")
         #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
+    }
+
+    /// The frame loop's slice is the one asked for, where the kernel has custom slices (Linux
+    /// 6.12 and later: it reports a slice for every thread); `0` leaves the kernel's default.
+    @Test func theFrameLoopRunsOnTheSliceItAsksFor() throws {
+        guard let standard = FrameLoopScheduling.currentSlice else { return }  // no custom slices here
+        let asked = try Self.json(try AppProcess.run(["--scenario", "fling", "--duration", "0.3", "--frame-slice-us", "800", "--report", "json"]))
+        #expect(asked["frame_slice_ms"] as? Double == 0.8, "\(asked["frame_slice_ms"] ?? "none")")
+        let left = try Self.json(try AppProcess.run(["--scenario", "fling", "--duration", "0.3", "--frame-slice-us", "0", "--report", "json"]))
+        #expect(left["frame_slice_ms"] as? Double == standard.milliseconds, "\(left["frame_slice_ms"] ?? "none") against \(standard)")
     }
 
     @Test func benchRunsEveryConfigurationAndSearchesTheHeadroom() throws {
