@@ -15,6 +15,7 @@ HTTP/2 under a certificate made for the run (openssl), which the app is told to 
 import argparse
 import json
 import os
+import shlex
 import statistics
 import subprocess
 import sys
@@ -32,6 +33,7 @@ PREVIEWS = ".build/feed-previews"
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--first-seed", type=int, default=1, help="seeds first-seed … first-seed + runs - 1 (to alternate two builds or settings seed by seed)")
     parser.add_argument("--posts", type=int, default=10000)
     parser.add_argument("--latency", type=int, default=80)
     parser.add_argument("--bandwidth", type=int, default=20000)
@@ -39,6 +41,7 @@ def main():
     parser.add_argument("--duration", type=float, default=6)
     parser.add_argument("--app", default=APP, help="the app binary (another build, to compare)")
     parser.add_argument("--tls", action="store_true", help="HTTPS with HTTP/2 (a certificate made for the run)")
+    parser.add_argument("--app-args", default="", help="more arguments for the app, e.g. \"--frame-slice-us 0\" (the kernel's default slice)")
     options = parser.parse_args()
     tls_server, tls_app = [], []
     if options.tls:
@@ -54,11 +57,11 @@ def main():
         with FeedServer(SERVER, "--posts", str(options.posts), "--prepare-previews", preview_folder=PREVIEWS):
             pass
     rows = []
-    for seed in range(1, options.runs + 1):
+    for seed in range(options.first_seed, options.first_seed + options.runs):
         server_args = ["--posts", str(options.posts), "--latency", str(options.latency), "--bandwidth", str(options.bandwidth), "--seed", str(seed)] + tls_server
         with FeedServer(SERVER, *server_args, preview_folder=PREVIEWS) as feed:
             run = subprocess.run([options.app, "--feed", feed.timeline, *tls_app, "--scenario", "fling", "--duration", str(options.duration), "--refresh-rate", "120",
-                                  "--seed", str(seed), "--stress", str(options.stress), "--report", "json"],
+                                  "--seed", str(seed), "--stress", str(options.stress), "--report", "json", *shlex.split(options.app_args)],
                                  capture_output=True, text=True, env=dict(os.environ, COLUMNS="160", LINES="48"))
             if run.returncode != 0:
                 sys.exit(f"feed_bench: seed {seed} exited {run.returncode}: {run.stderr[-2000:]}")

@@ -44,8 +44,10 @@ public enum BatchScheduling {
 /// next scheduler tick (4 ms at HZ 250): with both cores busy the frame loop started 8–11 ms
 /// after its tick, a hitch at 120 Hz. A thread asking for a slice shorter than the default
 /// preempts such a thread when it wakes (the kernel's `PREEMPT_SHORT`), and pays for it by
-/// being preempted sooner when it runs long. Any thread may ask, without privilege; threads
-/// it creates afterwards keep the default.
+/// being preempted sooner when it runs long: a commit longer than the slice is cut at the
+/// next tick. Measured on two busy cores, that cost outweighed the gain (D-058), so the app
+/// asks only under `--frame-slice-us`. Any thread may ask, without privilege; threads it
+/// creates afterwards keep the default.
 public enum FrameLoopScheduling {
     /// Asks for a `slice`-long time slice for the calling thread and returns the slice the
     /// kernel then reports (it clamps to 0.1–100 ms), or nil: another class than

@@ -460,13 +460,15 @@ import Testing
     }
 
     /// The frame loop's slice is the one asked for, where the kernel has custom slices (Linux
-    /// 6.12 and later: it reports a slice for every thread); `0` leaves the kernel's default.
+    /// 6.12 and later: it reports a slice for every thread); `0`, the default, leaves the kernel's.
     @Test func theFrameLoopRunsOnTheSliceItAsksFor() throws {
         guard let standard = FrameLoopScheduling.currentSlice else { return }  // no custom slices here
         let asked = try Self.json(try AppProcess.run(["--scenario", "fling", "--duration", "0.3", "--frame-slice-us", "800", "--report", "json"]))
         #expect(asked["frame_slice_ms"] as? Double == 0.8, "\(asked["frame_slice_ms"] ?? "none")")
         let left = try Self.json(try AppProcess.run(["--scenario", "fling", "--duration", "0.3", "--frame-slice-us", "0", "--report", "json"]))
         #expect(left["frame_slice_ms"] as? Double == standard.milliseconds, "\(left["frame_slice_ms"] ?? "none") against \(standard)")
+        let unasked = try Self.json(try AppProcess.run(["--scenario", "fling", "--duration", "0.3", "--report", "json"]))
+        #expect(unasked["frame_slice_ms"] as? Double == standard.milliseconds, "by default the kernel's slice (D-058)")
     }
 
     @Test func benchRunsEveryConfigurationAndSearchesTheHeadroom() throws {

@@ -18,6 +18,17 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
     return condition()
 }
 
+/// Runs `body`, which blocks for seconds on semaphores, on a thread of its own and returns
+/// what it returned. A synchronous test runs on Swift's cooperative pool, two threads on a
+/// two-core machine: two such waits at once would hold the whole pool, and every async test
+/// of the run (a loopback server's start among them) with it. Expectations stay with the
+/// caller, on the test's task, where Swift Testing attributes them.
+func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: body()) }.start()
+    }
+}
+
 /// `eventually`, pumping `store` as the frame loop does every frame: requests its queue
 /// could not take at once are handed over, arrived results are taken in (none delivered).
 func eventually(_ store: AssetStore, _ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
@@ -255,24 +266,27 @@ final class BusyLoader: AssetLoading {
     /// held by a job), a job that has waited is run by the rescue thread, at its nice (7). Which
     /// thread takes the first job is not fixed (on a slow start the rescuer may): whichever
     /// it is, the other runs the second, one of them idle and the other the rescuer.
-    @Test func aStarvedJobIsRunByTheRescueThreadAtLowPriority() {
+    @Test func aStarvedJobIsRunByTheRescueThreadAtLowPriority() async {
         let pool = WorkerPool<Int>(workers: 1, name: "rescue test", priority: .idleWithRescue) { 0 }
-        let hold = DispatchSemaphore(value: 0), holding = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
-        let seen = Lock<[(nice: Int32, idle: Bool)]>([])
-        @Sendable func record() { seen.withLock { $0.append((WorkerPriority.currentThreadNice, sched_getscheduler(0) == 5 /* SCHED_IDLE */)) } }
-        pool.submit(priority: 0) { _ in
-            record()
-            holding.signal()
-            hold.wait()
+        let seen = Lock<[Runner]>([])
+        let ran = await onOwnThread { () -> Bool in
+            let hold = DispatchSemaphore(value: 0), holding = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+            @Sendable func record() { seen.withLock { $0.append(Runner(nice: WorkerPriority.currentThreadNice, idle: sched_getscheduler(0) == 5 /* SCHED_IDLE */)) } }
+            pool.submit(priority: 0) { _ in
+                record()
+                holding.signal()
+                hold.wait()
+            }
+            holding.wait()
+            pool.submit(priority: 0) { _ in
+                record()
+                done.signal()
+            }
+            let ran = done.wait(timeout: .now() + 30) == .success  // without a rescuer it never runs
+            hold.signal()
+            pool.stop()
+            return ran
         }
-        holding.wait()
-        pool.submit(priority: 0) { _ in
-            record()
-            done.signal()
-        }
-        let ran = done.wait(timeout: .now() + 30) == .success  // without a rescuer it never runs
-        hold.signal()
-        pool.stop()
         #expect(ran, "the second job ran while the first held its thread")
         let runners = seen.withLock { $0 }
         #expect(runners.count == 2)
@@ -281,38 +295,45 @@ final class BusyLoader: AssetLoading {
         #expect(pool.rescuedCount == 1)
     }
 
+    /// The thread a job ran on: its nice value, and whether it was `SCHED_IDLE`.
+    struct Runner: Sendable { var nice: Int32; var idle: Bool }
+
     /// While the pool is starved, its own (SCHED_IDLE) threads take the *worst* job — the
     /// one that can best afford to wait in a thread that may not see a core for seconds —
     /// and the rescue threads the best. Starvation is played here by jobs that block: a job
     /// that is off a core longer than on one did not run freely.
-    @Test func aStarvedPoolsOwnThreadsTakeTheWorstJob() {
+    @Test func aStarvedPoolsOwnThreadsTakeTheWorstJob() async {
         let pool = WorkerPool<Int>(workers: 1, name: "starved test", priority: .idleWithRescue) { 0 }
-        let holdWorker = DispatchSemaphore(value: 0), holdRescuer = DispatchSemaphore(value: 0)
-        let started = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
         let order = Lock<[String]>([])
-        pool.submit(priority: 0) { _ in
-            started.signal()
-            holdWorker.wait()  // blocked: not a free run
-        }
-        started.wait()
-        pool.submit(priority: 1) { _ in
-            started.signal()
-            holdRescuer.wait()  // the rescuer, once the pool counts as starved
-        }
-        let rescued = started.wait(timeout: .now() + 30) == .success
-        #expect(rescued, "a job that waited 100 ms with no free run went to a rescuer")
-        #expect(pool.isStarved)
-        for priority in [5, 9] {
-            pool.submit(priority: priority) { _ in
-                order.withLock { $0.append("\(priority)") }
-                done.signal()
+        let outcome = await onOwnThread { () -> (rescued: Bool, starved: Bool, ran: Bool) in
+            let holdWorker = DispatchSemaphore(value: 0), holdRescuer = DispatchSemaphore(value: 0)
+            let started = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+            pool.submit(priority: 0) { _ in
+                started.signal()
+                holdWorker.wait()  // blocked: not a free run
             }
+            started.wait()
+            pool.submit(priority: 1) { _ in
+                started.signal()
+                holdRescuer.wait()  // the rescuer, once the pool counts as starved
+            }
+            let rescued = started.wait(timeout: .now() + 30) == .success
+            let starved = pool.isStarved
+            for priority in [5, 9] {
+                pool.submit(priority: priority) { _ in
+                    order.withLock { $0.append("\(priority)") }
+                    done.signal()
+                }
+            }
+            holdWorker.signal()  // the worker ends its blocked job, still starved
+            let ran = done.wait(timeout: .now() + 30) == .success && done.wait(timeout: .now() + 30) == .success
+            holdRescuer.signal()
+            pool.stop()
+            return (rescued, starved, ran)
         }
-        holdWorker.signal()  // the worker ends its blocked job, still starved
-        let ran = done.wait(timeout: .now() + 30) == .success && done.wait(timeout: .now() + 30) == .success
-        holdRescuer.signal()
-        pool.stop()
-        #expect(ran)
+        #expect(outcome.rescued, "a job that waited 100 ms with no free run went to a rescuer")
+        #expect(outcome.starved)
+        #expect(outcome.ran)
         #expect(order.withLock { $0 } == ["9", "5"], "the starved pool thread took the farthest job first")
     }
 
