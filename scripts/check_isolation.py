@@ -16,15 +16,29 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def c_module_flags(modules):
+    """The flags that find every C target of the package, as the Swift modules importing
+    them were built: a system library's own module map (Sources/CNcursesw, …), or the map
+    SwiftPM generated in the build folder for a target with an include folder
+    (CTerminalRestore, CThreadScheduling, …)."""
+    flags = []
+    for folder in sorted(glob.glob(os.path.join(ROOT, "Sources", "C*"))):
+        name = os.path.basename(folder)
+        if os.path.exists(os.path.join(folder, "module.modulemap")):
+            flags += ["-I", folder]
+        elif os.path.isdir(os.path.join(folder, "include")):
+            generated = os.path.join(os.path.dirname(modules), name + ".build", "module.modulemap")
+            flags += ["-Xcc", "-fmodule-map-file=" + generated, "-I", os.path.join(folder, "include")]
+    return flags
+
+
 def main():
     modules = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build", "debug", "Modules")
     failures, files = 0, sorted(glob.glob(os.path.join(ROOT, "Tests", "Isolation", "*.swift")))
     for path in files:
         expect = open(path).readline().strip().removeprefix("// expect:").strip()
         result = subprocess.run(["swiftc", "-emit-sil", "-o", os.devnull, "-swift-version", "6", "-I", modules,
-                                 # the C modules TerminalFront was built against
-                                 "-I", os.path.join(ROOT, "Sources", "CNcursesw"), "-Xcc", "-fmodule-map-file=" + os.path.join(os.path.dirname(modules), "CTerminalRestore.build", "module.modulemap"),
-                                 "-I", os.path.join(ROOT, "Sources", "CTerminalRestore", "include"), path],
+                                 *c_module_flags(modules), path],
                                 capture_output=True, text=True)
         output = result.stdout + result.stderr
         name = os.path.basename(path)
