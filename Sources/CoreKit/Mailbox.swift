@@ -26,7 +26,8 @@ public final class Mailbox<Message: Sendable>: Sendable {
     public var mayHaveMessages: Bool { pending.withLockIfAvailable { !$0.isEmpty } ?? true }
 
     /// Takes every message posted so far, oldest first.
-    /// - Complexity: O(1) under the lock (the array is swapped out, not copied).
+    /// - Complexity: O(n) under the lock: the messages are copied into an array the drainer
+    ///   allocates, and the posters' array stays in the box, emptied, for their next posts.
     public func drain() -> [Message] {
         pending.withLock(Self.takeAll)
     }
@@ -37,12 +38,26 @@ public final class Mailbox<Message: Sendable>: Sendable {
         pending.withLockIfAvailable(Self.takeAll)
     }
 
-    /// Swaps the messages out (no copy under the lock).
+    /// Copies the messages out and empties the box, keeping its storage.
+    ///
+    /// Why not swap the array out (O(1))? Its storage was allocated by a poster, in that
+    /// thread's glibc arena, and the drainer would free it; freeing memory of another arena
+    /// takes that arena's lock, which a poster — a `SCHED_IDLE` worker, preempted while it
+    /// allocates — may hold for milliseconds. Seen as the frame loop asleep in `_int_free`
+    /// inside `AssetStore.deliverCompletions`, a missed frame (D-059). Copied, the array the
+    /// drainer frees later is its own, and the posters reuse theirs.
     private static func takeAll(_ box: inout [Message]) -> [Message] {
         guard !box.isEmpty else { return [] }
-        var taken: [Message] = []
-        swap(&taken, &box)
+        let taken = Array(unsafeUninitializedCapacity: box.count) { buffer, count in
+            count = buffer.initialize(fromContentsOf: box)
+        }
+        box.removeAll(keepingCapacity: true)
         return taken
+    }
+
+    /// The storage the posters fill and the room in it (for tests: the drainer never takes it).
+    var storage: (address: UnsafeRawPointer?, capacity: Int) {
+        pending.withLock { box in (box.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }, box.capacity) }
     }
 
     /// Values posted and not yet drained (takes the lock: for tests and figures, not for the frame loop).

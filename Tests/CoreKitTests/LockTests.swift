@@ -1,4 +1,4 @@
-import CoreKit
+@testable import CoreKit
 import Dispatch
 import Foundation
 import Testing
@@ -36,6 +36,30 @@ import Testing
             #expect(messages.filter { $0.sender == sender }.map(\.sequence) == Array(0..<2_000))
         }
         #expect(box.drain().isEmpty && box.count == 0)
+    }
+
+    /// The drainer gets a copy it allocated; the posters' storage stays in the box, empty,
+    /// and takes the next posts without growing (D-059: freeing a poster's storage on the
+    /// frame loop waited for the poster's malloc arena).
+    @Test func theDrainerNeverTakesThePostersStorage() {
+        let box = Mailbox<Int>()
+        let finished = DispatchSemaphore(value: 0)
+        Thread {  // a poster of its own, as the workers are
+            for value in 0..<100 { box.post(value) }
+            finished.signal()
+        }.start()
+        finished.wait()
+        let before = box.storage
+        let drained = box.drain()
+        #expect(drained == Array(0..<100))
+        let drainedAddress = drained.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        #expect(drainedAddress != before.address, "a copy, not the posters' array")
+        let after = box.storage
+        #expect(after.address == before.address && after.capacity == before.capacity, "the storage stays, emptied")
+        #expect(box.count == 0)
+        for value in 0..<100 { box.post(value) }
+        #expect(box.storage.address == before.address, "the next posts fill the same storage")
+        #expect(box.drainIfAvailable() == Array(0..<100))
     }
 }
 
