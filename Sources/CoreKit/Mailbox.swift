@@ -45,7 +45,8 @@ public final class Mailbox<Message: Sendable>: Sendable {
     /// takes that arena's lock, which a poster — a `SCHED_IDLE` worker, preempted while it
     /// allocates — may hold for milliseconds. Seen as the frame loop asleep in `_int_free`
     /// inside `AssetStore.deliverCompletions`, a missed frame (D-059). Copied, the array the
-    /// drainer frees later is its own, and the posters reuse theirs.
+    /// drainer frees later is its own, and the posters reuse theirs. (`Array(box)` would not
+    /// copy: it shares the storage, which is why the copy is spelled out.)
     private static func takeAll(_ box: inout [Message]) -> [Message] {
         guard !box.isEmpty else { return [] }
         let taken = Array(unsafeUninitializedCapacity: box.count) { buffer, count in
