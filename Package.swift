@@ -140,7 +140,7 @@ let package = Package(
 
         // Shared test support: manual clocks, seeded RNG, changeset checkers.
         .target(name: "TestSupport", dependencies: ["CoreKit", "RenderLoop", "DiffableData"], path: "Tests/TestSupport"),
-        .testTarget(name: "CoreKitTests", dependencies: ["CoreKit"]),
+        .testTarget(name: "CoreKitTests", dependencies: ["CoreKit", "TestSupport"]),
         .testTarget(name: "RenderLoopTests", dependencies: ["CoreKit", "RenderLoop", "TestSupport"]),
         .testTarget(name: "DiffableDataTests", dependencies: ["CoreKit", "DiffableData", "TestSupport"]),
         .testTarget(name: "CellCanvasTests", dependencies: ["CellCanvas"]),
@@ -153,9 +153,9 @@ let package = Package(
         // Killed with SIGKILL mid-write by HTTPCacheTests.
         .executableTarget(name: "cache-torture", dependencies: ["FeedFormat", "HTTPCache"], path: "Tests/CacheTorture"),
         // The client against destinations-feed on loopback, in-process.
-        .testTarget(name: "FeedTests", dependencies: ["CoreKit", "FeedClient", "FeedFormat", "FeedServer", "HTTPCache", "ImagePipeline", "SavedState",
+        .testTarget(name: "FeedTests", dependencies: ["CoreKit", "FeedClient", "FeedFormat", "FeedServer", "HTTPCache", "ImagePipeline", "SavedState", "TestSupport",
                                                     .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "ImagePipelineTests", dependencies: ["CoreKit", "CellCanvas", "ImagePipeline"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ImagePipelineTests", dependencies: ["CoreKit", "CellCanvas", "ImagePipeline", "TestSupport"], resources: [.copy("Fixtures")]),
         // ARCHITECTURE.md, Package.swift and the sources' imports agree.
         .testTarget(name: "ArchitectureTests"),
         // The grid in-process on a virtual clock and a TestBackend (exact figures), and

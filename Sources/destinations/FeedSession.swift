@@ -26,6 +26,10 @@ final class FeedSession {
     private(set) var skippedStatuses = 0
     /// The last failure and when it will be retried, for the header; cleared by a page.
     private(set) var problem: (error: FetchError, retryAt: Duration?)?
+    /// When the page under way was asked for (nil: none is); the header counts the wait.
+    private(set) var loadingSince: Duration?
+    /// Failed pages so far (each one changes the header).
+    private(set) var failures = 0
     /// Each page's time from request to parsed page, in ms.
     private(set) var pageLatencies: [Double] = []
     /// `G` on the feed: keep paging until the end is reached or the person moves up.
@@ -84,9 +88,12 @@ final class FeedSession {
                 skippedStatuses += arrival.page.skipped
                 pageLatencies.append(arrival.latency.milliseconds)
                 problem = nil
+                loadingSince = nil
                 offlineSince = arrival.offlineSince
             case .failed(let error, let retryIn):
                 problem = (error, retryIn.map { now + $0 })
+                loadingSince = nil
+                failures += 1
             }
         }
         return arrivals
@@ -126,12 +133,20 @@ final class FeedSession {
 
     /// Asks for the next page when fewer than `screensLeft` remain below the viewport, or
     /// when the person asked for the end; never while a page is under way.
-    func pageIfNeeded(rowsBelow: Int, screenRows: Int) {
+    func pageIfNeeded(rowsBelow: Int, screenRows: Int, now: Duration) {
         guard !pager.hasEnded else {
             pagesToTheEnd = false
             return
         }
-        if pagesToTheEnd || rowsBelow < 2 * max(1, screenRows) { pager.loadMore() }
+        if pagesToTheEnd || rowsBelow < 2 * max(1, screenRows), pager.loadMore() { loadingSince = now }
+    }
+
+    /// When the header's feed words next change with nothing else happening (a retry's
+    /// countdown, a slow page's wait); nil when they will not.
+    func nextStatusChange(now: Duration) -> Duration? {
+        guard offlineSince == nil else { return nil }
+        if let problem { return problem.retryAt.flatMap { FeedWaitWords.nextChange(retryAt: $0, loadingSince: nil, now: now) } }
+        return pager.isLoading ? FeedWaitWords.nextChange(retryAt: nil, loadingSince: loadingSince, now: now) : nil
     }
 
     /// `24 Nov 16:31 UTC`: when an offline copy was fetched.
@@ -151,9 +166,9 @@ final class FeedSession {
         if skippedStatuses > 0 { text += " (\(skippedStatuses) without a photo)" }
         if let problem {
             text += " · \(problem.error)"
-            if let at = problem.retryAt { text += at > now ? " — retry in \(Int(((at - now) / .seconds(1)).rounded(.up))) s" : " — retrying…" }
+            if let at = problem.retryAt { text += FeedWaitWords.retry(at: at, now: now) }
         } else if pager.isLoading {
-            text += " · loading more…"
+            text += FeedWaitWords.loading(since: loadingSince, now: now)
         } else if pager.hasEnded {
             text += " · the end"
         }

@@ -27,6 +27,8 @@ extension GridApp {
         if feed != nil, let detail = screen.detail, detail.isPlaceholder, detail.failure == nil, let last = lastFrameTick {
             due.append(last + Self.quietHUDInterval)
         }
+        // A page awaited: the header's countdown or wait moves each second.
+        if let next = feed?.nextStatusChange(now: clock.now) { due.append(next) }
         if let driver = scenario, let next = driver.nextKeyTime { due.append(startedAt + next) }
         if let end = runEnd { due.append(end) }
         if let next = screen.store.nextDueTime { due.append(next) }

@@ -189,7 +189,9 @@ final class GridApp: TerminalFrameDelegate {
     /// A feed's pages that arrived become posts (applied from the background, as any
     /// query is), and the next page is asked for when fewer than two screens remain below.
     private func drainFeed(_ feed: FeedSession) {
+        let failuresBefore = feed.failures
         let arrivals = feed.takeArrivals(now: clock.now)
+        if feed.failures != failuresBefore { somethingHappened = true }  // the header says why
         if !arrivals.isEmpty {
             for arrival in arrivals {
                 Self.addPlaceholders(of: arrival, to: screen.store)
@@ -223,7 +225,7 @@ final class GridApp: TerminalFrameDelegate {
             preloadEasing = (offset, now, direction)
         }
         let rowsBelow = view.layout.contentHeight - Int(view.physics.offset) - view.viewport.height
-        if screen.state.filter.isEmpty || feed.pagesToTheEnd { feed.pageIfNeeded(rowsBelow: rowsBelow, screenRows: view.viewport.height) }
+        if screen.state.filter.isEmpty || feed.pagesToTheEnd { feed.pageIfNeeded(rowsBelow: rowsBelow, screenRows: view.viewport.height, now: clock.now) }
     }
 
     static func addPlaceholders(of arrival: FeedPageArrival, to store: AssetStore) {

@@ -1,19 +1,13 @@
 import CoreKit
 import Foundation
+import TestSupport
 import Testing
 
 /// The frame loop's time slice (EEVDF custom slices, Linux 6.12 and later). Each check runs
 /// on a thread of its own, so the test runner's threads keep their slices.
 struct FrameLoopSchedulingTests {
-    /// Runs `body` on a new thread and returns what it returned.
-    func onNewThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: body()) }.start()
-        }
-    }
-
     @Test func aThreadGetsTheSliceItAsksForAndItsNewThreadsTheDefault() async throws {
-        let results = await onNewThread { () -> (standard: Duration?, granted: Duration?, now: Duration?, child: Duration?) in
+        let results = await onOwnThread { () -> (standard: Duration?, granted: Duration?, now: Duration?, child: Duration?) in
             let standard = FrameLoopScheduling.currentSlice
             let granted = FrameLoopScheduling.requestSlice(.microseconds(700))
             let now = FrameLoopScheduling.currentSlice
@@ -37,12 +31,12 @@ struct FrameLoopSchedulingTests {
     }
 
     @Test func theKernelClampsAnAskBelowATenthOfAMillisecond() async {
-        let granted = await onNewThread { FrameLoopScheduling.requestSlice(.microseconds(10)) }
+        let granted = await onOwnThread { FrameLoopScheduling.requestSlice(.microseconds(10)) }
         if FrameLoopScheduling.currentSlice != nil { #expect(granted == .microseconds(100)) } else { #expect(granted == nil) }
     }
 
     @Test func aBatchThreadIsLeftAsItIs() async {
-        let results = await onNewThread { () -> (entered: Bool, granted: Duration?) in
+        let results = await onOwnThread { () -> (entered: Bool, granted: Duration?) in
             let entered = BatchScheduling.enterOnCurrentThread()
             return (entered, FrameLoopScheduling.requestSlice(.microseconds(700)))
         }

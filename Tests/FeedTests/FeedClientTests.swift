@@ -4,6 +4,7 @@ import FeedFormat
 import FeedServer
 import Foundation
 import ImagePipeline
+import TestSupport
 import Testing
 
 /// The real client against `destinations-feed` on loopback: what the server counted is
@@ -15,7 +16,7 @@ import Testing
         let fetcher = try HTTPFetcher()
         defer { fetcher.shutdown() }
         let pager = FeedPager(url: feed.timeline, fetcher: fetcher, wake: nil)
-        let first = try await onThread { Result { () throws(FetchError) in try pager.loadFirstPage() } }.get()
+        let first = try await onOwnThread { Result { () throws(FetchError) in try pager.loadFirstPage() } }.get()
         #expect(first.page.posts.count == 40)
         #expect(first.placeholders.count == 40, "every bundled post has a BlurHash")
         var posts = first.page.posts
@@ -36,7 +37,7 @@ import Testing
         defer { Task { await feed.stop() } }
         let fetcher = try HTTPFetcher()
         defer { fetcher.shutdown() }
-        let result = await onThread { Result { () throws(FetchError) in try FeedPager(url: feed.timeline, fetcher: fetcher, wake: nil).loadFirstPage() } }
+        let result = await onOwnThread { Result { () throws(FetchError) in try FeedPager(url: feed.timeline, fetcher: fetcher, wake: nil).loadFirstPage() } }
         #expect(throws: FetchError.status(500, message: "Something went wrong on our end (--fail-rate)")) { try result.get() }
         #expect(feed.stats.timelineRequests == FeedPager.firstPageAttempts)
     }
@@ -46,11 +47,11 @@ import Testing
         defer { Task { await feed.stop() } }
         let anonymous = try HTTPFetcher()
         defer { anonymous.shutdown() }
-        let refused = await onThread { Result { () throws(FetchError) in try FeedPager(url: feed.timeline, fetcher: anonymous, wake: nil).loadFirstPage() } }
+        let refused = await onOwnThread { Result { () throws(FetchError) in try FeedPager(url: feed.timeline, fetcher: anonymous, wake: nil).loadFirstPage() } }
         #expect(throws: FetchError.status(401, message: "The access token is invalid")) { try refused.get() }
         let member = try HTTPFetcher(token: "s3cret")
         defer { member.shutdown() }
-        let page = try await onThread { Result { () throws(FetchError) in try FeedPager(url: feed.timeline, fetcher: member, wake: nil).loadFirstPage() } }.get()
+        let page = try await onOwnThread { Result { () throws(FetchError) in try FeedPager(url: feed.timeline, fetcher: member, wake: nil).loadFirstPage() } }.get()
         #expect(page.page.posts.count == 40)
     }
 
@@ -247,7 +248,7 @@ import Testing
         let fetcher = try HTTPFetcher()
         defer { fetcher.shutdown() }
         func page(_ path: String) async -> Result<FeedPageArrival, FetchError> {
-            await onThread { Result { () throws(FetchError) in try FeedPager(url: "\(feed.base)/_hostile/\(path)", fetcher: fetcher, wake: nil).loadFirstPage() } }
+            await onOwnThread { Result { () throws(FetchError) in try FeedPager(url: "\(feed.base)/_hostile/\(path)", fetcher: fetcher, wake: nil).loadFirstPage() } }
         }
         await #expect(throws: FetchError.notATimeline(.html)) { try await page("html").get() }
         await #expect(throws: FetchError.status(429, message: "Too many requests")) { try await page("error").get() }

@@ -3,6 +3,7 @@ import FeedClient
 import FeedFormat
 import Foundation
 import HTTPCache
+import TestSupport
 import Testing
 
 /// Each RFC 9111 behaviour of the client's disk cache against destinations-feed's `/_cache/`
@@ -170,7 +171,7 @@ import Testing
     @Test func withTheServerGoneTheFeedStartsFromTheCache() async throws {
         let feed = try await LoopbackFeed.start()
         let online = try Client()
-        let first = await onThread { try? FeedPager(url: feed.timeline, fetcher: online.fetcher, wake: nil).loadFirstPage() }
+        let first = await onOwnThread { try? FeedPager(url: feed.timeline, fetcher: online.fetcher, wake: nil).loadFirstPage() }
         let posts = try #require(first).page.posts
         #expect(first?.offlineSince == nil && posts.count == 40)
         let kept = posts[0].thumbnailURL, neverFetched = posts[1].thumbnailURL
@@ -181,7 +182,7 @@ import Testing
         let offline = try Client(sharing: online)
         defer { offline.fetcher.shutdown() }
         offline.advance(86_400)  // a day later: the page (max-age 30) is long stale
-        let again = await onThread { try? FeedPager(url: feed.timeline, fetcher: offline.fetcher, wake: nil).loadFirstPage() }
+        let again = await onOwnThread { try? FeedPager(url: feed.timeline, fetcher: offline.fetcher, wake: nil).loadFirstPage() }
         let arrival = try #require(again, "no first page without the server")
         #expect(arrival.page.posts.map(\.thumbnailURL) == posts.map(\.thumbnailURL))
         #expect(arrival.offlineSince == online.clock.withLock { $0 })

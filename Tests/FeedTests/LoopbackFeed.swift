@@ -68,11 +68,3 @@ struct TestFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Runs `body` on a thread of its own (the photo source blocks its caller, as a transfer
-/// worker does) and returns its result.
-func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        let thread = Thread { continuation.resume(returning: body()) }
-        thread.start()
-    }
-}

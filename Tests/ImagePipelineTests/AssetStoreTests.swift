@@ -1,6 +1,7 @@
 import Foundation
 @testable import ImagePipeline
 import CoreKit
+import TestSupport
 import Testing
 
 /// The repository's Assets folder (placeholders.json and photos).
@@ -16,17 +17,6 @@ func eventually(_ seconds: Double = 20, _ condition: () -> Bool) -> Bool {
         usleep(2_000)
     }
     return condition()
-}
-
-/// Runs `body`, which blocks for seconds on semaphores, on a thread of its own and returns
-/// what it returned. A synchronous test runs on Swift's cooperative pool, two threads on a
-/// two-core machine: two such waits at once would hold the whole pool, and every async test
-/// of the run (a loopback server's start among them) with it. Expectations stay with the
-/// caller, on the test's task, where Swift Testing attributes them.
-func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        Thread { continuation.resume(returning: body()) }.start()
-    }
 }
 
 /// `eventually`, pumping `store` as the frame loop does every frame: requests its queue
