@@ -12,9 +12,11 @@
 3. At rest (the HUD says no download is pending), nothing is asked of the server for 3 s.
 4. A timeline whose statuses carry escape sequences (OSC, CSI, C1 CSI, DCS): the screen is
    not cleared (the header stays), the window title is untouched, the text shows harmless.
-5. A wrong start: an unreachable host, a web page instead of a timeline, a bad URL: one line
+5. A next page that always fails (429): with no key pressed, the header counts down to each
+   retry ("retry in 4 s", 3, 2 …), before the server's words.
+6. A wrong start: an unreachable host, a web page instead of a timeline, a bad URL: one line
    on standard error, exit 1, nothing written to the terminal.
-6. Likes that last (issue 26): `L` reaches the server; with the server stopped a like waits
+7. Likes that last (issue 26): `L` reaches the server; with the server stopped a like waits
    ("1 like to send") and the app is killed with SIGKILL; started again with no server, the
    app shows the kept feed ("offline —") with the three likes; the server comes back on the
    same port: the header drops "offline" and the waiting like is sent — the server ends with
@@ -168,7 +170,28 @@ def main():
         finally:
             tmux("kill-server")
 
-    # 5. Wrong starts.
+    # 5. A next page that always fails: with no key pressed, the header's countdown to the
+    # retry moves on its own (the grid draws only when something changes, so the countdown
+    # must be scheduled; the HUD is off, or its 4 Hz refresh would move it), and it stands
+    # before the server's words, which can be cut off.
+    with FeedServer(server, "--posts", "20") as feed:
+        tmux("new-session", "-d", "-s", "e2e", "-x", "160", "-y", "48", f"env XDG_STATE_HOME={os.environ['XDG_STATE_HOME']} {app} --fresh --hud off --feed {feed.base}/_hostile/next-fails; sleep 60")
+        try:
+            seen = []
+
+            def countdown(text):
+                found = re.search(r"retry in (\d+) s — the server answered 429", text.splitlines()[0])
+                if found and (not seen or seen[-1] != int(found.group(1))):
+                    seen.append(int(found.group(1)))
+                # Two steps down in a row within the 8 s backoff (or later), when the five
+                # photos have long arrived and nothing else draws: the countdown ticks by itself.
+                return any(seen[i] >= 8 and seen[i] - 1 == seen[i + 1] and seen[i + 1] - 1 == seen[i + 2] for i in range(len(seen) - 2))
+            wait_for(countdown, "the retry's countdown did not move on its own", timeout=40)
+            print(f"feed_e2e: a failing next page, no key pressed: the header counted down {seen}")
+        finally:
+            tmux("kill-server")
+
+    # 6. Wrong starts.
     with FeedServer(server, "--posts", "20") as feed:
         for url, words in [("http://127.0.0.1:9/api/v1/timelines/public", "cannot reach"),
                            (f"{feed.base}/_hostile/html", "web page"),
@@ -179,7 +202,7 @@ def main():
                 fail(f"{url}: exit {run.returncode}, stdout {run.stdout!r}, stderr {run.stderr!r}")
             print(f"feed_e2e: {lines[0]}")
 
-    # 6. Likes through a server stop and a kill -9.
+    # 7. Likes through a server stop and a kill -9.
     likes_through_a_kill(app, server)
     print("feed_e2e: PASS")
 

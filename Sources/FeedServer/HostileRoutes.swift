@@ -19,6 +19,7 @@ import ServiceLifecycle
 /// | `redirect-file` | redirects to `file:///etc/passwd` |
 /// | `not-an-image` | text served as `image/jpeg` |
 /// | `escapes` | a timeline whose text carries terminal escape sequences |
+/// | `next-fails` | five posts whose next page (`error`) is always refused with 429 |
 struct HostileRoutes: Sendable {
     let posts: ServedPosts
     let media: MediaShop
@@ -73,6 +74,11 @@ struct HostileRoutes: Sendable {
         }
         router.get("_hostile/not-an-image") { _, _ in
             Response(status: .ok, headers: [.contentType: "image/jpeg"], body: .init(byteBuffer: ByteBuffer(string: "I am not a JPEG, whatever my type says.")))
+        }
+        router.get("_hostile/next-fails") { request, _ in
+            var headers = json
+            headers[HTTPField.Name("Link")!] = "<\(scheme)://\(request.head.authority ?? "127.0.0.1")/_hostile/error>; rel=\"next\""
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try self.escapesPage(request, escape: false))))
         }
         router.get("_hostile/escapes") { request, _ in
             Response(status: .ok, headers: json, body: .init(byteBuffer: ByteBuffer(bytes: try self.escapesPage(request, escape: true))))

@@ -141,9 +141,9 @@ final class FeedSession {
         if pagesToTheEnd || rowsBelow < 2 * max(1, screenRows), pager.loadMore() { loadingSince = now }
     }
 
-    /// When the header's feed words next change with nothing else happening (a retry's
-    /// countdown, a slow page's wait); nil when they will not.
-    func nextStatusChange(now: Duration) -> Duration? {
+    /// The first instant after `now` at which the header's feed words change with nothing
+    /// else happening (a retry's countdown, a slow page's wait); nil when they will not.
+    func nextStatusChange(after now: Duration) -> Duration? {
         guard offlineSince == nil else { return nil }
         if let problem { return problem.retryAt.flatMap { FeedWaitWords.nextChange(retryAt: $0, loadingSince: nil, now: now) } }
         return pager.isLoading ? FeedWaitWords.nextChange(retryAt: nil, loadingSince: loadingSince, now: now) : nil
@@ -165,8 +165,8 @@ final class FeedSession {
         var text = "\(posts) posts · \(pages) page\(pages == 1 ? "" : "s")"
         if skippedStatuses > 0 { text += " (\(skippedStatuses) without a photo)" }
         if let problem {
-            text += " · \(problem.error)"
-            if let at = problem.retryAt { text += FeedWaitWords.retry(at: at, now: now) }
+            // When it is tried again first: a server's message can be long enough to be cut off.
+            text += " · " + (problem.retryAt.map { FeedWaitWords.retry(at: $0, now: now) + " — " } ?? "") + "\(problem.error)"
         } else if pager.isLoading {
             text += FeedWaitWords.loading(since: loadingSince, now: now)
         } else if pager.hasEnded {

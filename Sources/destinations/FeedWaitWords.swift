@@ -17,9 +17,10 @@ enum FeedWaitWords {
         " · loading more…" + waited(since: start, now: now)
     }
 
-    /// " — retry in 3 s" before `retryAt`; " — retrying…" (and how long, once slow) after.
+    /// "retry in 3 s" before `retryAt`; "retrying…" (and how long, once slow) after. The
+    /// header puts it before the failure's words, which can be long enough to be cut off.
     static func retry(at retryAt: Duration, now: Duration) -> String {
-        now < retryAt ? " — retry in \(wholeSeconds(retryAt - now, roundingUp: true)) s" : " — retrying…" + waited(since: retryAt, now: now)
+        now < retryAt ? "retry in \(wholeSeconds(retryAt - now, roundingUp: true)) s" : "retrying…" + waited(since: retryAt, now: now)
     }
 
     /// The next instant after `now` at which ``loading(since:now:)`` or

@@ -27,8 +27,9 @@ extension GridApp {
         if feed != nil, let detail = screen.detail, detail.isPlaceholder, detail.failure == nil, let last = lastFrameTick {
             due.append(last + Self.quietHUDInterval)
         }
-        // A page awaited: the header's countdown or wait moves each second.
-        if let next = feed?.nextStatusChange(now: clock.now) { due.append(next) }
+        // A page awaited: the header's countdown or wait moves each second. Counted from the
+        // last frame, as the HUD's refresh is: from now, a change just due would never be.
+        if let feed, let last = lastFrameTick, let next = feed.nextStatusChange(after: last) { due.append(next) }
         if let driver = scenario, let next = driver.nextKeyTime { due.append(startedAt + next) }
         if let end = runEnd { due.append(end) }
         if let next = screen.store.nextDueTime { due.append(next) }

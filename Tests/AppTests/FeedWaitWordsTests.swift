@@ -6,10 +6,10 @@ import Testing
 struct FeedWaitWordsTests {
     @Test func aRetryCountsDownWholeSecondsAndWakesAtEachChange() {
         let retryAt = Duration.seconds(10)
-        #expect(FeedWaitWords.retry(at: retryAt, now: .seconds(6)) == " — retry in 4 s")
-        #expect(FeedWaitWords.retry(at: retryAt, now: .milliseconds(6_001)) == " — retry in 4 s")
-        #expect(FeedWaitWords.retry(at: retryAt, now: .milliseconds(9_999)) == " — retry in 1 s")
-        #expect(FeedWaitWords.retry(at: retryAt, now: retryAt) == " — retrying…")
+        #expect(FeedWaitWords.retry(at: retryAt, now: .seconds(6)) == "retry in 4 s")
+        #expect(FeedWaitWords.retry(at: retryAt, now: .milliseconds(6_001)) == "retry in 4 s")
+        #expect(FeedWaitWords.retry(at: retryAt, now: .milliseconds(9_999)) == "retry in 1 s")
+        #expect(FeedWaitWords.retry(at: retryAt, now: retryAt) == "retrying…")
         // From 6.001 s, "4 s" is shown until 3 whole seconds are left, at 7 s.
         #expect(FeedWaitWords.nextChange(retryAt: retryAt, loadingSince: nil, now: .milliseconds(6_001)) == .seconds(7))
         #expect(FeedWaitWords.nextChange(retryAt: retryAt, loadingSince: nil, now: .seconds(7)) == .seconds(8))
@@ -33,7 +33,7 @@ struct FeedWaitWordsTests {
         #expect(FeedWaitWords.nextChange(retryAt: nil, loadingSince: asked, now: .milliseconds(4_500)) == .milliseconds(5_500))
         #expect(FeedWaitWords.nextChange(retryAt: nil, loadingSince: asked, now: .seconds(13)) == .milliseconds(13_500))
         // A retry under way counts from the retry.
-        #expect(FeedWaitWords.retry(at: .seconds(20), now: .seconds(25)) == " — retrying… 5 s")
+        #expect(FeedWaitWords.retry(at: .seconds(20), now: .seconds(25)) == "retrying… 5 s")
         #expect(FeedWaitWords.nextChange(retryAt: .seconds(20), loadingSince: nil, now: .seconds(21)) == .seconds(23))
     }
 
