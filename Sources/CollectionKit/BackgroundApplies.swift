@@ -134,10 +134,9 @@ final class BackgroundApplies<SectionID: Hashable & Sendable, ItemID: Hashable &
     func takeFinished() -> [Update] {
         // Never waits: a build posting right now (a batch thread the system may preempt
         // while it holds the lock) hands its update to the next commit instead.
-        handOver.withLockIfAvailable { state in
-            defer { state.finished.removeAll() }
-            return state.finished
-        } ?? []
+        // Copied out: the array is a batch thread's allocation, and freeing it here would
+        // wait for that thread's malloc arena (D-061).
+        handOver.withLockIfAvailable { $0.finished.takeAllKeepingStorage() } ?? []
     }
 
     /// Every build asked for, until it is finished (handed over or dropped).

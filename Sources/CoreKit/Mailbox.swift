@@ -38,23 +38,9 @@ public final class Mailbox<Message: Sendable>: Sendable {
         pending.withLockIfAvailable(Self.takeAll)
     }
 
-    /// Copies the messages out and empties the box, keeping its storage.
-    ///
-    /// Why not swap the array out (O(1))? Its storage was allocated by a poster, in that
-    /// thread's glibc arena, and the drainer would free it; freeing memory of another arena
-    /// takes that arena's lock, which a poster — a `SCHED_IDLE` worker, preempted while it
-    /// allocates — may hold for milliseconds. Seen as the frame loop asleep in `_int_free`
-    /// inside `AssetStore.deliverCompletions`, a missed frame (D-059). Copied, the array the
-    /// drainer frees later is its own, and the posters reuse theirs. (`Array(box)` would not
-    /// copy: it shares the storage, which is why the copy is spelled out.)
-    private static func takeAll(_ box: inout [Message]) -> [Message] {
-        guard !box.isEmpty else { return [] }
-        let taken = Array(unsafeUninitializedCapacity: box.count) { buffer, count in
-            count = buffer.initialize(fromContentsOf: box)
-        }
-        box.removeAll(keepingCapacity: true)
-        return taken
-    }
+    /// Copies the messages out and empties the box, keeping its storage: the drainer never
+    /// frees the posters' array (`Array.takeAllKeepingStorage()`, D-059).
+    private static func takeAll(_ box: inout [Message]) -> [Message] { box.takeAllKeepingStorage() }
 
     /// The storage the posters fill and the room in it (for tests: the drainer never takes it).
     var storage: (address: UnsafeRawPointer?, capacity: Int) {

@@ -63,6 +63,25 @@ import Testing
     }
 }
 
+@Suite struct HandOverTests {
+    /// What a poster filled is copied out; the poster's storage stays, emptied, for reuse.
+    @Test func takingAllCopiesAndKeepsTheStorage() {
+        var box: [String] = []
+        box.reserveCapacity(64)
+        for index in 0..<50 { box.append("item \(index)") }
+        let storage = box.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        let capacity = box.capacity
+        let taken = box.takeAllKeepingStorage()
+        #expect(taken == (0..<50).map { "item \($0)" })
+        #expect(taken.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) } != storage, "a copy, not the poster's array")
+        #expect(box.isEmpty && box.capacity == capacity)
+        box.append("next")
+        #expect(box.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) } == storage, "the next post fills the same storage")
+        var empty: [Int] = []
+        #expect(empty.takeAllKeepingStorage().isEmpty)
+    }
+}
+
 @Suite struct TryLockTests {
     /// While another thread holds the lock, the main thread's try gives up at once.
     @Test func aHeldLockIsNotWaitedFor() {
