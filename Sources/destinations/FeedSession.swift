@@ -99,14 +99,6 @@ final class FeedSession {
         return arrivals
     }
 
-    /// Lets go of pages the grid has taken in, on a background thread: the pager's task built
-    /// them in its own malloc arena, and freeing them on the frame loop waits for that
-    /// arena's lock whenever the task holds it (gdb found the frame loop asleep so, D-061).
-    func retire(_ arrivals: consuming [FeedPageArrival]) {
-        guard !arrivals.isEmpty else { return }
-        DispatchQueue.global(qos: .background).async { [arrivals] in withExtendedLifetime(arrivals) {} }
-    }
-
     /// While the feed is shown from kept copies: asks the server again now and then; returns
     /// true once when it answered (the network is back: the caller asks again for what was
     /// unavailable). Never waits.

@@ -199,7 +199,6 @@ final class GridApp: TerminalFrameDelegate {
             }
             screen.requery(animated: false)
             somethingHappened = true
-            feed.retire(arrivals)
         }
         if feed.probeIfOffline(now: clock.now) {
             // The network is back: the photos that were unavailable are asked for again
