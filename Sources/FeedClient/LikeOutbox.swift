@@ -42,6 +42,8 @@ public final class LikeOutbox: Sendable {
         var continuation: AsyncStream<Void>.Continuation?
         var sent = 0
         var rolledBack = 0
+        /// An entry taken from the outbox whose outcome is not yet counted and posted.
+        var handling = false
     }
 
     /// An outbox for the feed at `feedURL` (its scope in `store`); statuses are at the same
@@ -81,24 +83,31 @@ public final class LikeOutbox: Sendable {
         task?.cancel()
     }
 
-    /// Waits until the outbox is empty or `timeout` passes (a test, a benchmark); returns
-    /// whether it emptied.
+    /// Waits until the outbox is empty and the last entry's outcome is counted and posted,
+    /// or `timeout` passes (a test, a benchmark); returns whether it emptied. (A rolled-back
+    /// entry leaves the outbox before its event is posted: the outbox alone said "empty"
+    /// while the event was still to come.)
     public func drain(timeout: Duration) async -> Bool {
         let end = ContinuousClock.now + timeout
         while ContinuousClock.now < end {
-            if store.first(in: scope) == nil { return true }
+            if isEmpty { return true }
             try? await Task.sleep(for: .milliseconds(10))
         }
-        return store.first(in: scope) == nil
+        return isEmpty
     }
+
+    private var isEmpty: Bool { !state.withLock { $0.handling } && store.first(in: scope) == nil }
 
     private func run(woken: AsyncStream<Void>) async {
         var wakeups = woken.makeAsyncIterator()
         while !Task.isCancelled {
+            state.withLock { $0.handling = true }
             guard let entry = store.first(in: scope) else {
+                state.withLock { $0.handling = false }
                 guard await wakeups.next() != nil else { return }
                 continue
             }
+            defer { state.withLock { $0.handling = false } }
             do throws(FetchError) {
                 try await send(entry)
                 try? store.sent(entry)
