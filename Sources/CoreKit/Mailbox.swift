@@ -27,20 +27,17 @@ public final class Mailbox<Message: Sendable>: Sendable {
 
     /// Takes every message posted so far, oldest first.
     /// - Complexity: O(n) under the lock: the messages are copied into an array the drainer
-    ///   allocates, and the posters' array stays in the box, emptied, for their next posts.
+    ///   allocates, and the posters' array stays in the box, emptied, for their next posts
+    ///   (`Array.takeAllKeepingStorage()`: the drainer never frees a poster's memory, D-059).
     public func drain() -> [Message] {
-        pending.withLock(Self.takeAll)
+        pending.withLock { $0.takeAllKeepingStorage() }
     }
 
     /// ``drain()`` if no poster holds the box right now, else nothing (nil): the frame
     /// loop's way in, so that a poster preempted mid-post never stalls a frame.
     public func drainIfAvailable() -> [Message]? {
-        pending.withLockIfAvailable(Self.takeAll)
+        pending.withLockIfAvailable { $0.takeAllKeepingStorage() }
     }
-
-    /// Copies the messages out and empties the box, keeping its storage: the drainer never
-    /// frees the posters' array (`Array.takeAllKeepingStorage()`, D-059).
-    private static func takeAll(_ box: inout [Message]) -> [Message] { box.takeAllKeepingStorage() }
 
     /// The storage the posters fill and the room in it (for tests: the drainer never takes it).
     var storage: (address: UnsafeRawPointer?, capacity: Int) {
