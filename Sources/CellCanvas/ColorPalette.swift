@@ -18,8 +18,13 @@ public enum ColorPalette {
     /// The nearest of the first `count` (8 or 16) standard colours.
     public static func basic(_ rgb: UInt32, count: Int) -> Int {
         let r = Int(rgb >> 16 & 0xFF), g = Int(rgb >> 8 & 0xFF), b = Int(rgb & 0xFF)
-        let palette = Array(standard.prefix(count))
-        return palette.indices.min { distance(palette[$0], r, g, b) < distance(palette[$1], r, g, b) }!
+        // The first nearest, as `min(by:)` would pick it, without copying the palette.
+        var nearest = 0, nearestDistance = Int.max
+        for index in 0..<max(1, min(count, standard.count)) {
+            let d = distance(standard[index], r, g, b)
+            if d < nearestDistance { (nearest, nearestDistance) = (index, d) }
+        }
+        return nearest
     }
 
     /// The usual xterm values of the 16 standard colours.
