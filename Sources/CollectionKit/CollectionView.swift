@@ -119,9 +119,15 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
     /// particular order: what to reconfigure when something every cell shows has changed.
     public var liveItems: [ItemID] { Array(live.keys) }
     /// Cells on screen.
-    public var visibleCellCount: Int { live.values.count { $0.isVisible } }
+    public var visibleCellCount: Int {
+        @_specialize(exported: true, where SectionID == Int, ItemID == Int)
+        get { live.values.count { $0.isVisible } }
+    }
     /// The cells on screen, in no particular order (for per-frame statistics).
-    public var visibleCells: some Sequence<CollectionViewCell> { live.values.lazy.filter { $0.isVisible }.map { $0.cell } }
+    public var visibleCells: [CollectionViewCell] {
+        @_specialize(exported: true, where SectionID == Int, ItemID == Int)
+        get { live.values.compactMap { $0.isVisible ? $0.cell : nil } }
+    }
     /// Cells configured and waiting off screen (ahead, or kept behind).
     public var preparedCellCount: Int { live.values.count { !$0.isVisible } }
     /// Cells waiting in their registrations' pools for reuse.
@@ -176,6 +182,7 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
     /// not drawn). An apply does not: an item that moves to a column one cell wider or
     /// narrower is only drawn at its new frame (a reconfigure per moved cell made a
     /// million-post filter's commits 1 ms longer at p99).
+    @_specialize(where SectionID == Int, ItemID == Int)
     func relayout(reconfiguringResized: Bool = false) {
         let sizes = reconfiguringResized ? live.mapValues { layout.frame(for: $0.indexPath) } : [:]
         layout.prepare(width: viewport.width, sectionCounts: snapshot.sectionIdentifiers.map { snapshot.numberOfItems(inSection: $0) })
@@ -348,8 +355,12 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
 
     /// Whether idle time would be used (a cell in the prepared range is not prepared yet):
     /// a loop that wants to sleep while nothing moves asks this first.
-    public var hasIdleWork: Bool { nextUnpreparedItem() != nil }
+    public var hasIdleWork: Bool {
+        @_specialize(exported: true, where SectionID == Int, ItemID == Int)
+        get { nextUnpreparedItem() != nil }
+    }
 
+    @_specialize(where SectionID == Int, ItemID == Int)  // called from nextIdleJob's specialisation, which did not specialise it
     private func nextUnpreparedItem() -> (ItemPath, ItemID)? {
         let top = Int(physics.offset.rounded(.down))
         let leading = hasScrolled ? ranges.preparedLeading : 0

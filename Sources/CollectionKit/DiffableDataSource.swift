@@ -48,16 +48,22 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
     public func snapshot() -> Snapshot<SectionID, ItemID> { current.clearingUpdateMarks() }
 
     /// - Complexity: O(1).
-    public var numberOfItems: Int { current.numberOfItems }
+    public var numberOfItems: Int {
+        @_specialize(exported: true, where SectionID == Int, ItemID == Int)
+        get { current.numberOfItems }
+    }
 
     /// - Complexity: O(1).
+    @_specialize(exported: true, where SectionID == Int, ItemID == Int)
     public func itemIdentifier(for indexPath: ItemPath) -> ItemID? { current.itemIdentifier(at: indexPath) }
 
     /// - Complexity: O(1).
+    @_specialize(exported: true, where SectionID == Int, ItemID == Int)
     public func indexPath(for item: ItemID) -> ItemPath? { current.indexPath(for: item) }
 
     /// Whether the current snapshot holds `item`.
     /// - Complexity: O(1).
+    @_specialize(exported: true, where SectionID == Int, ItemID == Int)
     public func contains(_ item: ItemID) -> Bool { current.contains(item: item) }
 
     /// Diffs `snapshot` against the current one now; the cells change at the next commit.
@@ -72,6 +78,7 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
     /// snapshot: what an image that arrives, or a like, needs, in O(items) however large
     /// the data. Items not in the current snapshot are ignored. Ordered with the applies
     /// around it (the cells change at the next commit).
+    @_specialize(exported: true, where SectionID == Int, ItemID == Int)
     public func reconfigureItems(_ items: [ItemID]) {
         let present = items.filter { current.contains(item: $0) }
         guard !present.isEmpty else { return }
@@ -135,6 +142,7 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
     /// Hands the collection view what was applied since the last commit, in order. The view
     /// calls it at the start of each commit; an owner that must see the new truth before
     /// the commit (to keep a selection on a shown item) may call it first.
+    @_specialize(exported: true, where SectionID == Int, ItemID == Int)
     public func applyFinishedUpdates(at time: Duration) {
         if !retired.isEmpty || !retiredChanges.isEmpty { inbox.release(&retired, &retiredChanges) }
         for update in inbox.takeFinished() { pending.append(.apply(snapshot: update.snapshot, changes: update.changes, animated: update.animated)) }

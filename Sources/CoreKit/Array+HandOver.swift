@@ -9,6 +9,7 @@ extension Array {
     /// as the frame loop asleep in `_int_free`, a missed frame (D-059, D-061). Copied, the
     /// array the taker frees later is its own, and the posters reuse theirs.
     /// (`Array(self)` would not copy: it shares the storage.)
+    @inlinable
     public mutating func takeAllKeepingStorage() -> [Element] {
         guard !isEmpty else { return [] }
         let taken = [Element](unsafeUninitializedCapacity: count) { buffer, initialized in

@@ -6,7 +6,7 @@
 /// a Sendable message here, and step 2 of every frame drains the box on the main thread
 /// (see DECISIONS.md, D-001). Messages come out in the order they were posted.
 public final class Mailbox<Message: Sendable>: Sendable {
-    private let pending = Lock<[Message]>([])
+    @usableFromInline let pending = Lock<[Message]>([])
     /// Signalled after every post, so a frame loop asleep while nothing moves wakes up.
     public let wake: WakeSignal?
 
@@ -16,6 +16,7 @@ public final class Mailbox<Message: Sendable>: Sendable {
     }
 
     /// Callable from any thread; never blocks for longer than an array append.
+    @inlinable
     public func post(_ message: Message) {
         pending.withLock { $0.append(message) }
         wake?.signal()
@@ -23,18 +24,21 @@ public final class Mailbox<Message: Sendable>: Sendable {
 
     /// False only when the box is known to be empty; true when it holds messages or a
     /// poster holds it right now (never waits).
+    @inlinable
     public var mayHaveMessages: Bool { pending.withLockIfAvailable { !$0.isEmpty } ?? true }
 
     /// Takes every message posted so far, oldest first.
     /// - Complexity: O(n) under the lock: the messages are copied into an array the drainer
     ///   allocates, and the posters' array stays in the box, emptied, for their next posts
     ///   (`Array.takeAllKeepingStorage()`: the drainer never frees a poster's memory, D-059).
+    @inlinable
     public func drain() -> [Message] {
         pending.withLock { $0.takeAllKeepingStorage() }
     }
 
     /// ``drain()`` if no poster holds the box right now, else nothing (nil): the frame
     /// loop's way in, so that a poster preempted mid-post never stalls a frame.
+    @inlinable
     public func drainIfAvailable() -> [Message]? {
         pending.withLockIfAvailable { $0.takeAllKeepingStorage() }
     }

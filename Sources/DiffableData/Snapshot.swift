@@ -10,7 +10,7 @@
 /// has a `try` twin that throws ``SnapshotError`` instead, for data that comes from users.
 public struct Snapshot<SectionID: Hashable & Sendable, ItemID: Hashable & Sendable>: Sendable {
     var sectionIDs: [SectionID] = []
-    var items: [[ItemID]] = []
+    @usableFromInline var items: [[ItemID]] = []
     var sectionIndexByID: [SectionID: Int] = [:]
     var pathByItem = ItemPathIndex<ItemID>()
     /// Global index of each section's first item; `sectionStarts.count == sectionIDs.count`.
@@ -26,7 +26,10 @@ public struct Snapshot<SectionID: Hashable & Sendable, ItemID: Hashable & Sendab
     // MARK: Queries
 
     /// - Complexity: O(1).
-    public var numberOfItems: Int { pathByItem.count }
+    public var numberOfItems: Int {
+        @_specialize(exported: true, where SectionID == Int, ItemID == Int)
+        get { pathByItem.count }
+    }
 
     /// - Complexity: O(1).
     public var numberOfSections: Int { sectionIDs.count }
@@ -50,12 +53,14 @@ public struct Snapshot<SectionID: Hashable & Sendable, ItemID: Hashable & Sendab
 
     /// The section holding `item`, or nil when the item is not in the snapshot.
     /// - Complexity: O(1).
+    @_specialize(exported: true, where SectionID == Int, ItemID == Int)
     public func sectionIdentifier(containingItem item: ItemID) -> SectionID? {
         pathByItem[item].map { sectionIDs[$0.section] }
     }
 
     /// Position of `item` among all items (as in ``itemIdentifiers``), or nil.
     /// - Complexity: O(1).
+    @_specialize(exported: true, where SectionID == Int, ItemID == Int)
     public func indexOfItem(_ item: ItemID) -> Int? {
         pathByItem[item].map { sectionStarts[$0.section] + $0.item }
     }
@@ -66,12 +71,16 @@ public struct Snapshot<SectionID: Hashable & Sendable, ItemID: Hashable & Sendab
     }
 
     /// - Complexity: O(1).
+    @_specialize(exported: true, where SectionID == Int, ItemID == Int)
     public func indexPath(for item: ItemID) -> ItemPath? {
         pathByItem[item]
     }
 
     /// The item at `indexPath`, or nil when the path is outside the snapshot.
-    /// - Complexity: O(1).
+    /// - Complexity: O(1). Inlinable: a collection view asks it for every visible and
+    ///   prepared cell each frame, and called across modules unspecialised it looked up the
+    ///   snapshot's generic metadata at run time each time (D-064).
+    @inlinable
     public func itemIdentifier(at indexPath: ItemPath) -> ItemID? {
         guard items.indices.contains(indexPath.section),
               items[indexPath.section].indices.contains(indexPath.item) else { return nil }
@@ -79,6 +88,7 @@ public struct Snapshot<SectionID: Hashable & Sendable, ItemID: Hashable & Sendab
     }
 
     /// - Complexity: O(1).
+    @_specialize(exported: true, where SectionID == Int, ItemID == Int)
     public func contains(item: ItemID) -> Bool { pathByItem[item] != nil }
 
     /// - Complexity: O(1).

@@ -1,4 +1,4 @@
 /// The release this build is (CHANGELOG.md says what each one brought).
 enum Version {
-    static let current = "0.15.1"
+    static let current = "0.16.0"
 }
