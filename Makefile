@@ -55,7 +55,7 @@ test-steps:
 	@# here); beside the end-to-end suites, which block pool threads while tmux runs, the
 	@# server once took over a minute to start. They run on their own.
 	$(SWIFT) test --skip-build --filter FeedTests
-	@status=0; python3 scripts/sixel_e2e.py .build/debug/destinations || status=$$?; \
+	@status=0; python3 scripts/sixel_e2e.py .build/debug/destinations --feed-server .build/debug/destinations-feed || status=$$?; \
 	  if [ $$status = 2 ]; then echo "make test: SKIPPED the sixel end-to-end test: its terminal is not installed"; \
 	  elif [ $$status != 0 ]; then exit $$status; fi
 	@status=0; python3 scripts/kitty_e2e.py .build/debug/destinations || status=$$?; \
@@ -100,7 +100,7 @@ test-feed: deps
 # scroll (scripts/sixel_e2e.py; also part of `make test`).
 test-sixel: deps-e2e
 	$(SWIFT) build --product destinations
-	python3 scripts/sixel_e2e.py .build/debug/destinations
+	python3 scripts/sixel_e2e.py .build/debug/destinations --feed-server .build/debug/destinations-feed
 
 # The grid in Debian's kitty (0.26.5, no Unicode placeholders) under Xvfb: direct placements,
 # photo pixels before and after a scroll and a fling, none left after quitting

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The grid in a real sixel terminal, headless: xterm -ti vt340 under Xvfb, screenshots read back.
 
-    scripts/sixel_e2e.py .build/debug/destinations [--keep DIR]
+    scripts/sixel_e2e.py .build/debug/destinations [--feed-server .build/debug/destinations-feed] [--keep DIR]
 
 Starts Xvfb and an xterm emulating a VT340 (sixel graphics) running the app with its default
 `--graphics auto`, so the app has to find sixel by asking the terminal. Then, from screenshots
@@ -15,7 +15,10 @@ Starts Xvfb and an xterm emulating a VT340 (sixel graphics) running the app with
   3. after the window is made smaller (xdotool windowsize: a resize the app relays out for),
      the thumbnails come back as photo pixels at their new size (a cut thumbnail row is
      never drawn as pixels, so a grid that kept its old thumbnails would show mosaics);
-  4. `q` quits with status 0.
+  4. `q` quits with status 0;
+  5. with --feed-server: the same over a feed (destinations-feed on loopback, 60 posts): the
+     first screen holds photo pixels too (a feed's photos once came out as symbols whatever
+     the terminal could show, D-065), and `q` quits with status 0.
 Needs xterm, xvfb, x11-apps (xwd), netpbm (xwdtopnm), xfonts-base and xdotool; exits 2 naming
 what is missing. Times nothing: it polls the screen until it settles (or 30 s pass).
 """
@@ -27,6 +30,7 @@ import tempfile
 import time
 
 import xvfb
+from feedserver import FeedServer
 
 # Runs keep their likes and place apart from the person's, and start fresh (issue 26).
 os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="destinations-state-")
@@ -70,6 +74,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("binary")
     parser.add_argument("--keep", help="save the screenshots' pixels here")
+    parser.add_argument("--feed-server", help="destinations-feed: also browse a feed of it (step 5)")
     options = parser.parse_args()
     xvfb.require(TOOLS, "sixel_e2e", "Debian: xterm xvfb x11-apps netpbm xfonts-base xdotool")
     binary = os.path.abspath(options.binary)
@@ -120,9 +125,24 @@ def main():
         status = app.wait(timeout=10)
         if status != 0:
             fail(f"xterm (and the app) exited with {status}")
+        feed_note = ""
+        if options.feed_server:
+            with FeedServer(os.path.abspath(options.feed_server), "--posts", "60") as feed:
+                app = start_app(env, binary, ["--hud", "off", "--feed", feed.timeline], home)
+                over_feed = settle(env, 300, time.monotonic() + 60)
+                feed_cells = len(over_feed.photo_cells())
+                if options.keep:
+                    over_feed.save(os.path.join(options.keep, "feed.ppm"))
+                if feed_cells < 300:
+                    fail(f"over a feed: {feed_cells} photo cells on the first screen (sixel: {len(photo)}); the feed's photos are not drawn as sixel")
+                keys(env, "q")
+                status = app.wait(timeout=10)
+                if status != 0:
+                    fail(f"over a feed: xterm (and the app) exited with {status}")
+                feed_note = f"; over a feed, {feed_cells} photo cells"
         print(f"sixel_e2e: PASS: {len(photo)} photo cells on the first screen (symbols mode: {symbol_cells}); "
               f"after j j j the thumbnail band of text row {found[0]} is at row {found[0] - found[1]}, pixel for pixel; "
-              f"{len(second.photo_cells())} photo cells after the scroll, {resized_cells} after the window was made smaller")
+              f"{len(second.photo_cells())} photo cells after the scroll, {resized_cells} after the window was made smaller{feed_note}")
     finally:
         xvfb.stop(server, "xterm", home)
 

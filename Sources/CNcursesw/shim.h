@@ -118,6 +118,22 @@ static inline wchar_t cnc_glyph_at(WINDOW *window, int y, int x) {
     return text[0];
 }
 
+/// The colours ncurses will show the window's cell at (y, x) in: its colour pair's
+/// definition *now* (a pair redefined since the cell was written shows the new colours).
+/// Returns 0 when the cell or the pair cannot be read.
+static inline int cnc_colors_at(WINDOW *window, int y, int x, int *foreground, int *background) {
+    cchar_t cell;
+    wchar_t text[CCHARW_MAX + 1] = {0};
+    attr_t attributes;
+    short pair;
+    int extended = 0;
+    if (mvwin_wch(window, y, x, &cell) != OK) return 0;
+    if (getcchar(&cell, text, &attributes, &pair, &extended) == ERR) return 0;
+    if (extended == 0 && pair > 0) extended = pair;
+    if (extended == 0) { *foreground = -1; *background = -1; return 1; }
+    return extended_pair_content(extended, foreground, background) == OK;
+}
+
 /// True when terminfo says the terminal takes 24-bit colours as colour numbers (xterm-direct).
 static inline int cnc_has_direct_color(void) {
     return tigetflag("RGB") > 0 || COLORS >= 0x1000000;

@@ -43,7 +43,12 @@ public final class ImagePreparer {
     /// smallest DCT scale that covers the canvas after the crop.
     public func prepare(_ asset: AssetID, columns: Int, rows: Int, fullSize: Bool = false) throws(ImageError) -> CellImage {
         let pixels = try decode(asset, columns: columns, rows: rows, fullSize: fullSize)
-        let cropped = pixels.cropped(to: asset.window)
+        return try render(pixels.cropped(to: asset.window), columns: columns, rows: rows)
+    }
+
+    /// What ``output`` makes of pixels already cropped to the asset's window: the one place
+    /// a file's photo and a feed's bytes become cells, so both show in the same graphics.
+    private func render(_ cropped: PixelBuffer, columns: Int, rows: Int) throws(ImageError) -> CellImage {
         // Pictures the presenter draws from strips name rows and columns in a cell.
         let wide = min(columns, PixelCell.maximumSide - 1), tall = min(rows, PixelCell.maximumSide - 1)
         switch output {
@@ -158,9 +163,13 @@ public final class ImagePreparer {
 
     /// ``prepare(_:columns:rows:fullSize:)`` from the file's bytes, already read (what
     /// `make fuzz` feeds with arbitrary bytes).
+    ///
+    /// A feed's photos come this way (`NetworkAssetLoader`): in the preparer's ``output``,
+    /// like a file's. (It used to make symbols whatever the output, so a feed in xterm or
+    /// kitty never showed a photo as pixels; D-065.)
     public func prepare(_ data: [UInt8], as asset: AssetID, columns: Int, rows: Int) throws(ImageError) -> CellImage {
         let pixels = try decode(data, as: asset, columns: columns, rows: rows, fullSize: false)
-        return converter.convert(pixels.cropped(to: asset.window), columns: columns, rows: rows)
+        return try render(pixels.cropped(to: asset.window), columns: columns, rows: rows)
     }
 
     private func decode(_ data: [UInt8], as asset: AssetID, columns: Int, rows: Int, fullSize: Bool) throws(ImageError) -> PixelBuffer {

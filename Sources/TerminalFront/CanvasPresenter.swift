@@ -2,7 +2,8 @@ import CellCanvas
 
 /// Shows a Canvas on the terminal, writing only the cells that changed since the last
 /// frame; colours are mapped to what the terminal can show and colour pairs are allocated
-/// on demand and recycled (least recently used) when the terminal's supply runs out.
+/// on demand and recycled (least recently used, never one a cell on screen shows) when the
+/// terminal's supply runs out.
 /// Rows that scrolled are moved by the terminal (ncurses' scroll optimiser, `idlok`), each
 /// frame is wrapped in synchronized output where the terminal has it, and the bytes every
 /// frame sends are counted.
@@ -23,10 +24,17 @@ public final class CanvasPresenter {
     private var nextPair: Int32 = 1
     private let pairLimit: Int32
     private var frame = 0
+    /// The canvas being presented (for the pairs it needs kept), nil between frames.
+    private var presenting: Canvas?
+    /// The frame in which a round found no pair to free: no other round is tried in it.
+    private var fruitlessRound = -1
     /// Pairs recycled so far.
     public private(set) var recycledPairs = 0
-    /// Times the pairs ran out; each frees the older half and forces one full repaint.
+    /// Times the pairs ran out; each frees up to half of them, among those no cell on screen shows.
     public private(set) var pairRecyclingRounds = 0
+    /// Cells drawn in the nearest defined pair because every pair was on screen (more
+    /// colour combinations than the terminal has pairs).
+    public private(set) var substitutedCells = 0
     /// Cells written in the last frame.
     public private(set) var cellsWritten = 0
     /// Bytes the last frame handed to the terminal.
@@ -117,6 +125,8 @@ public final class CanvasPresenter {
             return
         }
         frame += 1
+        presenting = canvas
+        defer { presenting = nil }
         let plan = diff.begin(canvas, scrolled: hint)
         pixels?.beginFrame()
         if plan.clears {
@@ -218,30 +228,87 @@ public final class CanvasPresenter {
             number = nextPair
             nextPair += 1
         } else {
-            if freePairs.isEmpty { evictOlderHalfOfPairs() }
-            number = freePairs.removeLast()
+            if freePairs.isEmpty { freePairsNotOnScreen() }
+            guard let free = freePairs.popLast() else {
+                substitutedCells += 1
+                return nearestPair(to: key)
+            }
+            number = free
         }
         Curses.definePair(number, foreground: key.foreground, background: key.background)
         pairs[key] = (number, frame)
         return number
     }
 
-    /// Out of pairs: frees the least recently used half in one pass. The screen is not
-    /// repainted: the terminal keeps the colours it was sent (a pair's number is turned into
-    /// SGR when a cell is written), and a repaint after every round made a fling with many
-    /// colour combinations repaint at every frame (commit p99 1.5 → 8.4 ms, D-042). What is
-    /// left: a cell ncurses still holds with a recycled number, written again later with the
-    /// same character and the new meaning of that number, is taken by ncurses as unchanged
-    /// and keeps its old colours on screen until it changes. Evicting
-    /// one pair at a time cost a scan of every pair per new colour combination: with 24-bit
-    /// colour, thumbnails brought thousands of combinations a second and 15 ms commits.
-    private func evictOlderHalfOfPairs() {
-        let byAge = pairs.sorted { $0.value.lastUse < $1.value.lastUse }
-        for (key, entry) in byAge.prefix(max(1, byAge.count / 2)) {
+    /// Out of pairs: frees, in one pass, up to half of them — the least recently used of
+    /// those no cell will show after this frame (the canvas, and pictures' fallbacks still
+    /// on screen) and no cell of this frame was given. A round that finds none is not
+    /// tried again in the same frame (its cells take the nearest pair instead).
+    ///
+    /// A pair a cell on screen still shows is never redefined: ncurses repaints every cell
+    /// of a redefined pair at the next update, in the pair's *new* colours, and a cell that
+    /// did not change is not written again with a new number. Recycling by last use alone
+    /// did exactly that in xterm (8 colours, 64 pairs) over a feed: the unchanged "♥ likes"
+    /// lines turned black on yellow once a fling's symbol mosaics had used up the pairs
+    /// (D-065). Freeing half at once keeps the rounds rare: one pair at a time cost a scan of
+    /// every pair per new combination, and with 24-bit colour thumbnails bring thousands a
+    /// second (D-042).
+    /// - Complexity: O(cells + pairs log pairs), once per round.
+    private func freePairsNotOnScreen() {
+        guard fruitlessRound != frame else { return }
+        var shown = Set<PairKey>()
+        var last: (foreground: Color, background: Color)?
+        func note(_ cell: Cell) {
+            let colours = (cell.style.foreground, cell.style.background)
+            if let last, last == colours { return }
+            last = colours
+            shown.insert(PairKey(foreground: capability.number(for: colours.0), background: capability.number(for: colours.1)))
+        }
+        // After this frame the screen is the canvas, except where a picture's cell shows
+        // its fallback: a fallback sent this frame was given its pair this frame, one sent
+        // before is in the kept screen.
+        if let canvas = presenting {
+            for y in 0..<canvas.rows {
+                for x in 0..<canvas.columns {
+                    let cell = canvas[x, y]
+                    if PixelCell.decode(cell) == nil {
+                        note(cell)
+                    } else if let before = diff.shownCell(x: x, y: y), PixelCell.decode(before) == nil {
+                        note(before)
+                    }
+                }
+            }
+        }
+        let candidates = pairs.filter { $0.value.lastUse < frame && !shown.contains($0.key) }.sorted { $0.value.lastUse < $1.value.lastUse }
+        let freed = candidates.prefix(max(1, pairs.count / 2))
+        for (key, entry) in freed {
             pairs[key] = nil
             freePairs.append(entry.number)
         }
-        recycledPairs += max(1, byAge.count / 2)
+        recycledPairs += freed.count
         pairRecyclingRounds += 1
+        if freed.isEmpty { fruitlessRound = frame }
+    }
+
+    /// More colour combinations on screen than the terminal has pairs (an 8- or 16-colour
+    /// terminal showing symbol mosaics): the cell is drawn in the defined pair nearest to
+    /// its colours — a mosaic cell a shade off, rather than another cell on screen in
+    /// someone else's colours.
+    private func nearestPair(to key: PairKey) -> Int32 {
+        func rgb(_ number: Int32) -> UInt32 { capability == .direct ? UInt32(number) : ColorCapability.rgbOfXterm(Int(number) & 0xFF) }
+        func distance(_ a: Int32, _ b: Int32) -> Int {
+            if a == b { return 0 }
+            if a < 0 || b < 0 { return 3 * 255 * 255 + 1 }  // the default colour is unknown: as far as can be
+            let x = rgb(a), y = rgb(b)
+            let dr = Int(x >> 16) - Int(y >> 16), dg = Int(x >> 8 & 0xFF) - Int(y >> 8 & 0xFF), db = Int(x & 0xFF) - Int(y & 0xFF)
+            return dr * dr + dg * dg + db * db
+        }
+        var best: (key: PairKey?, number: Int32, cost: Int) = (nil, 0, distance(key.foreground, -1) + distance(key.background, -1))
+        for (candidate, entry) in pairs {
+            let cost = distance(key.foreground, candidate.foreground) + distance(key.background, candidate.background)
+            if cost < best.cost { best = (candidate, entry.number, cost) }
+        }
+        if let chosen = best.key { pairs[chosen]?.lastUse = frame }
+        return best.number
     }
 }

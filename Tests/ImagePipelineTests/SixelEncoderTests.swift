@@ -116,6 +116,29 @@ import Testing
         #expect(fallback.map(\.code) == cells.map(\.code))
     }
 
+    /// A feed's photo arrives as bytes (`prepare(_:as:columns:rows:)`), a file's by path:
+    /// both become the same picture in every output. The bytes once became symbols whatever
+    /// the output, so a feed never showed a photo as pixels (D-065).
+    @Test(arguments: [
+        ImageOutput.sixel(cellPixels: (width: 10, height: 20), colors: 64), .truecolorSymbols,
+        .iterm2(cellPixels: (width: 10, height: 20)), .kittyPlacement(cellPixels: (width: 10, height: 20)),
+        .kitty(cellPixels: (width: 10, height: 20), throughTmux: false),
+    ])
+    func bytesBecomeTheSamePictureAsTheFile(output: ImageOutput) throws {
+        let preparer = ImagePreparer(colorMode: .palette240, output: output)
+        let asset = AssetID(path: fixture("quadrants.jpg"))
+        let fromFile = try preparer.prepare(asset, columns: 8, rows: 2)
+        let fromBytes = try preparer.prepare(ImagePreparer.readFile(asset.path), as: asset, columns: 8, rows: 2)
+        #expect(fromBytes.graphicID != nil, "a graphic, not symbols")
+        #expect(fromBytes.columns == fromFile.columns && fromBytes.rows == fromFile.rows)
+        #expect(fromBytes.pixelImage?.strips.count == fromFile.pixelImage?.strips.count)
+        #expect(fromBytes.transmission.isEmpty == fromFile.transmission.isEmpty)
+        switch output {
+        case .kitty, .kittyPlacement: break  // their bytes name the image's own id
+        default: #expect(fromBytes.pixelImage?.strips == fromFile.pixelImage?.strips, "the same pixels, byte for byte")
+        }
+    }
+
     @Test func aPreparedThumbnailIsPixelCellsWithAStripPerRow() throws {
         let preparer = ImagePreparer(colorMode: .palette240, output: .truecolorSymbols)
         let image = try preparer.prepare(AssetID(path: fixture("quadrants.jpg")), columns: 8, rows: 2)
