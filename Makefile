@@ -58,7 +58,7 @@ test-steps:
 	@status=0; python3 scripts/sixel_e2e.py .build/debug/destinations --feed-server .build/debug/destinations-feed || status=$$?; \
 	  if [ $$status = 2 ]; then echo "make test: SKIPPED the sixel end-to-end test: its terminal is not installed"; \
 	  elif [ $$status != 0 ]; then exit $$status; fi
-	@status=0; python3 scripts/kitty_e2e.py .build/debug/destinations || status=$$?; \
+	@status=0; python3 scripts/kitty_e2e.py .build/debug/destinations --feed-server .build/debug/destinations-feed || status=$$?; \
 	  if [ $$status = 2 ]; then echo "make test: SKIPPED the kitty end-to-end test: its terminal is not installed"; \
 	  elif [ $$status != 0 ]; then exit $$status; fi
 	python3 scripts/feed_e2e.py .build/debug/destinations .build/debug/destinations-feed
@@ -107,7 +107,7 @@ test-sixel: deps-e2e
 # (scripts/kitty_e2e.py; also part of `make test`).
 test-kitty: deps-e2e
 	$(SWIFT) build --product destinations
-	python3 scripts/kitty_e2e.py .build/debug/destinations
+	python3 scripts/kitty_e2e.py .build/debug/destinations --feed-server .build/debug/destinations-feed
 
 # The threaded parts of the tests, and one headless fling of the app, under ThreadSanitizer
 # (its own build folder). Any report fails the target.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The grid in Debian's kitty (0.26.5: kitty graphics without Unicode placeholders), under Xvfb.
 
-    scripts/kitty_e2e.py .build/debug/destinations [--keep DIR]
+    scripts/kitty_e2e.py .build/debug/destinations [--feed-server .build/debug/destinations-feed] [--keep DIR]
 
 Starts Xvfb and kitty (software OpenGL) running the app with its default `--graphics auto`, so
 the app must learn from kitty's answers (its graphics query and XTVERSION) that placeholders are
@@ -17,7 +17,10 @@ kitty and keeps a copy, so the test reads what kitty was sent as well as what it
   4. after `J` (a fling) and its settling, photo pixels again (after the scroll and after the
      fling: at least four fifths of the first screen's photo cells);
   5. `q` quits with status 0, and the screen the shell gets back holds no photo pixel (below
-     the line the shell prints).
+     the line the shell prints);
+  6. with --feed-server: over a feed (destinations-feed on loopback, 60 posts), the first
+     screen holds photo pixels too, from direct placements (a feed's photos once came out as
+     symbols whatever the terminal could show, D-065), and `q` quits with status 0.
 Needs kitty, xvfb, x11-apps (xwd), netpbm (xwdtopnm), xdotool and script (bsdutils); exits 2
 naming what is missing, or when kitty cannot open a window at all (no OpenGL). Times nothing: it polls the screen until it settles (or 60 s pass).
 """
@@ -29,6 +32,7 @@ import tempfile
 import time
 
 import xvfb
+from feedserver import FeedServer
 
 # Runs keep their likes and place apart from the person's, and start fresh (issue 26).
 os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="destinations-state-")
@@ -106,6 +110,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("binary")
     parser.add_argument("--keep", help="save the screenshots' pixels here")
+    parser.add_argument("--feed-server", help="destinations-feed: also browse a feed of it (step 6)")
     options = parser.parse_args()
     xvfb.require(TOOLS, "kitty_e2e", "Debian: kitty xvfb x11-apps netpbm xdotool bsdutils")
     binary = os.path.abspath(options.binary)
@@ -179,10 +184,32 @@ def main():
             fail("kitty was sent no direct placement (a=p)")
         if b"kitty-placement" not in sent:
             fail("the header does not say kitty-placement")
+        feed_note = ""
+        if options.feed_server:
+            kitty.terminate()
+            kitty.wait(timeout=10)
+            server.terminate()
+            server.wait(timeout=10)
+            server, env = xvfb.start(SCREEN)
+            with FeedServer(os.path.abspath(options.feed_server), "--posts", "60") as feed:
+                kitty, cell, status, log = start_app(env, binary, ["--hud", "off", "--feed", feed.timeline], work, "feed")
+                over_feed = settle(env, cell, max(300, symbol_cells * 10), time.monotonic() + 60)
+                shots["feed"] = over_feed
+                feed_cells = len(over_feed.photo_cells())
+                if feed_cells < max(300, symbol_cells * 10):
+                    fail(f"over a feed: {feed_cells} photo cells on the first screen (kitty: {len(photo)}, symbols: {symbol_cells}); {sent_so_far()}")
+                keys(env, "q")
+                code = wait_for(status, 20)
+                if code != "0":
+                    fail(f"over a feed, the app exited with {code}")
+                feed_placements = open(log, "rb").read().count(b"\x1b_Ga=p,")
+                if feed_placements == 0:
+                    fail("over a feed, kitty was sent no direct placement (a=p)")
+                feed_note = f"; over a feed, {feed_cells} photo cells from {feed_placements} placements"
         print(f"kitty_e2e: PASS: --graphics auto chose kitty-placement; {placements} placements and no placeholder sent; "
               f"{len(photo)} photo cells on the first screen (symbols mode: {symbol_cells}); after j j j j the thumbnail "
               f"band of text row {found[0]} is at row {found[0] - found[1]}, pixel for pixel; {flung_cells} photo cells "
-              f"after a fling; none after quitting (cell {cell[0]}x{cell[1]} px)")
+              f"after a fling; none after quitting (cell {cell[0]}x{cell[1]} px){feed_note}")
     finally:
         if options.keep:
             os.makedirs(options.keep, exist_ok=True)

@@ -28,12 +28,15 @@ public final class CanvasPresenter {
     private var presenting: Canvas?
     /// The frame in which a round found no pair to free: no other round is tried in it.
     private var fruitlessRound = -1
+    /// Cells this frame drew in a nearby pair (none of their own was free), recorded as not shown.
+    private var approximated: [(x: Int, y: Int, cell: Cell)] = []
     /// Pairs recycled so far.
     public private(set) var recycledPairs = 0
     /// Times the pairs ran out; each frees up to half of them, among those no cell on screen shows.
     public private(set) var pairRecyclingRounds = 0
     /// Cells drawn in the nearest defined pair because every pair was on screen (more
-    /// colour combinations than the terminal has pairs).
+    /// colour combinations than the terminal has pairs); each is written again in the next
+    /// frame, in its own pair if one is free by then.
     public private(set) var substitutedCells = 0
     /// Cells written in the last frame.
     public private(set) var cellsWritten = 0
@@ -140,7 +143,7 @@ public final class CanvasPresenter {
         var written = 0
         if pixels == nil {
             diff.forEachChange(canvas) { x, y, cell in
-                Curses.put(cell, x: x, y: y, pair: pairNumber(for: cell.style))
+                put(cell, x: x, y: y)
                 written += 1
             }
         } else {
@@ -152,7 +155,7 @@ public final class CanvasPresenter {
                     if diff.shownCell(x: x, y: y) == cell { return }
                     pixels?.noteChanged(x: x, y: y)
                 } else {
-                    Curses.put(cell, x: x, y: y, pair: pairNumber(for: cell.style))
+                    put(cell, x: x, y: y)
                 }
                 written += 1
             }
@@ -160,13 +163,16 @@ public final class CanvasPresenter {
                 if concealed {
                     Curses.putConcealed(PixelImagePainter.marker(for: cell), x: x, y: y)
                 } else {
-                    Curses.put(cell, x: x, y: y, pair: pairNumber(for: cell.style))
+                    put(cell, x: x, y: y)
                 }
             }
         }
         cellsWritten = written
         // Where a pixel cell shows its fallback, the screen holds the fallback.
-        let sends = diff.finish(canvas, plan: plan, cellsSent: written, showing: pixels?.fallbackShown ?? [])
+        // Where a cell was drawn in a nearby pair, the screen holds something else: the next
+        // frame writes it again, in its own pair if one is free by then.
+        let sends = diff.finish(canvas, plan: plan, cellsSent: written, showing: (pixels?.fallbackShown ?? []) + approximated)
+        approximated.removeAll(keepingCapacity: true)
         guard sends || pixels?.hasLingeringDeletions == true else {
             bytesInLastFrame = 0
             return
@@ -215,13 +221,25 @@ public final class CanvasPresenter {
         bytesWritten += bytes.count
     }
 
-    private func pairNumber(for style: CellStyle) -> Int32 {
-        guard capability != .none else { return 0 }
+    /// Puts `cell` into ncurses' window in its colour pair, noting it when only a nearby
+    /// pair was to be had.
+    private func put(_ cell: Cell, x: Int, y: Int) {
+        let (pair, exact) = pairNumber(for: cell.style)
+        Curses.put(cell, x: x, y: y, pair: pair)
+        if !exact { approximated.append((x, y, Self.notShown)) }
+    }
+
+    /// What the kept screen records for a cell shown in a nearby pair: equal to no cell of
+    /// any canvas (a noncharacter), so the next frame sends that cell again.
+    private static let notShown = Cell(scalar: 0xFFFF)
+
+    private func pairNumber(for style: CellStyle) -> (number: Int32, exact: Bool) {
+        guard capability != .none else { return (0, true) }
         let key = PairKey(foreground: capability.number(for: style.foreground), background: capability.number(for: style.background))
-        if key.foreground == -1 && key.background == -1 { return 0 }
+        if key.foreground == -1 && key.background == -1 { return (0, true) }
         if let existing = pairs[key] {
             pairs[key]?.lastUse = frame
-            return existing.number
+            return (existing.number, true)
         }
         let number: Int32
         if nextPair < pairLimit {
@@ -231,13 +249,13 @@ public final class CanvasPresenter {
             if freePairs.isEmpty { freePairsNotOnScreen() }
             guard let free = freePairs.popLast() else {
                 substitutedCells += 1
-                return nearestPair(to: key)
+                return (nearestPair(to: key), false)
             }
             number = free
         }
         Curses.definePair(number, foreground: key.foreground, background: key.background)
         pairs[key] = (number, frame)
-        return number
+        return (number, true)
     }
 
     /// Out of pairs: frees, in one pass, up to half of them — the least recently used of

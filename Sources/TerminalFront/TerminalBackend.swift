@@ -101,6 +101,12 @@ public struct OutputStatistics: Sendable, Equatable {
     public var drainMinimum: Double?
     /// Intervals measured.
     public var drainSamples = 0
+    /// Times the colour pairs ran out (an 8- or 16-colour terminal showing mosaics).
+    public var colorPairRounds = 0
+    /// Pairs freed for other colours by those rounds (none a cell on screen showed).
+    public var recycledColorPairs = 0
+    /// Cells drawn in the nearest pair because every pair was on screen.
+    public var approximatedCells = 0
 
     /// Nothing measured yet.
     public init() {}
@@ -172,6 +178,9 @@ public final class NcursesBackend: TerminalBackend {
         var statistics = OutputStatistics()
         statistics.coalescedFrames = presenter.coalescedFrames
         statistics.pendingBytesMax = writer.pendingBytesMax
+        statistics.colorPairRounds = presenter.pairRecyclingRounds
+        statistics.recycledColorPairs = presenter.recycledPairs
+        statistics.approximatedCells = presenter.substitutedCells
         statistics.drainMedian = pacing.medianRate
         statistics.drainMinimum = pacing.minimumRate
         statistics.drainSamples = pacing.sampleCount

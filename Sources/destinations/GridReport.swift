@@ -122,7 +122,8 @@ struct GridReport {
             ("hitch_time_by_kind_ms", "{\"commit\":\(number(hitch.commitHitchTime.milliseconds)),\"terminal\":\(number(hitch.terminalHitchTime.milliseconds))}"),
             ("terminal", "{\"behind_frames\":\(hitch.terminalBehindFrames),\"coalesced_frames\":\(output.coalescedFrames),\"launch_ticks\":\(launchOutputTicks),"
                 + "\"drain_bytes_per_s\":{\"p50\":\(output.drainMedian.map { number($0, 0) } ?? "null"),\"min\":\(output.drainMinimum.map { number($0, 0) } ?? "null"),\"samples\":\(output.drainSamples)},"
-                + "\"pending_bytes_max\":\(output.pendingBytesMax)}"),
+                + "\"pending_bytes_max\":\(output.pendingBytesMax),"
+                + "\"color_pairs\":{\"rounds\":\(output.colorPairRounds),\"recycled\":\(output.recycledColorPairs),\"approximated_cells\":\(output.approximatedCells)}}"),
             ("hitch_time_ms", number(hitch.totalHitchTime.milliseconds)),
             ("hitch_ratio_ms_per_s", number(hitch.hitchRatio)),
             ("band", text(hitch.band.rawValue)),
