@@ -70,6 +70,14 @@ def keys(env, *names):
     subprocess.run(["xdotool", "key", "--delay", "120", *names], env=env, check=True)
 
 
+def quit_app(env, app, what):
+    """`q`, and the app (with its xterm) must end with status 0."""
+    keys(env, "q")
+    status = app.wait(timeout=10)
+    if status != 0:
+        fail(f"{what}xterm (and the app) exited with {status}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("binary")
@@ -121,10 +129,7 @@ def main():
             resized.save(os.path.join(options.keep, "resized.ppm"))
         if resized_cells < 300:
             fail(f"after the window was made smaller: {resized_cells} photo cells (thumbnails not redrawn at their new size)")
-        keys(env, "q")
-        status = app.wait(timeout=10)
-        if status != 0:
-            fail(f"xterm (and the app) exited with {status}")
+        quit_app(env, app, "")
         feed_note = ""
         if options.feed_server:
             with FeedServer(os.path.abspath(options.feed_server), "--posts", "60") as feed:
@@ -135,10 +140,7 @@ def main():
                     over_feed.save(os.path.join(options.keep, "feed.ppm"))
                 if feed_cells < 300:
                     fail(f"over a feed: {feed_cells} photo cells on the first screen (sixel: {len(photo)}); the feed's photos are not drawn as sixel")
-                keys(env, "q")
-                status = app.wait(timeout=10)
-                if status != 0:
-                    fail(f"over a feed: xterm (and the app) exited with {status}")
+                quit_app(env, app, "over a feed: ")
                 feed_note = f"; over a feed, {feed_cells} photo cells"
         print(f"sixel_e2e: PASS: {len(photo)} photo cells on the first screen (symbols mode: {symbol_cells}); "
               f"after j j j the thumbnail band of text row {found[0]} is at row {found[0] - found[1]}, pixel for pixel; "

@@ -37,7 +37,7 @@ public final class CanvasPresenter {
     /// Cells drawn in the nearest defined pair because every pair was on screen (more
     /// colour combinations than the terminal has pairs); each is written again in the next
     /// frame, in its own pair if one is free by then.
-    public private(set) var substitutedCells = 0
+    public private(set) var approximatedCells = 0
     /// Cells written in the last frame.
     public private(set) var cellsWritten = 0
     /// Bytes the last frame handed to the terminal.
@@ -248,7 +248,7 @@ public final class CanvasPresenter {
         } else {
             if freePairs.isEmpty { freePairsNotOnScreen() }
             guard let free = freePairs.popLast() else {
-                substitutedCells += 1
+                approximatedCells += 1
                 return (nearestPair(to: key), false)
             }
             number = free

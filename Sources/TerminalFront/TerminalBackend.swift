@@ -180,7 +180,7 @@ public final class NcursesBackend: TerminalBackend {
         statistics.pendingBytesMax = writer.pendingBytesMax
         statistics.colorPairRounds = presenter.pairRecyclingRounds
         statistics.recycledColorPairs = presenter.recycledPairs
-        statistics.approximatedCells = presenter.substitutedCells
+        statistics.approximatedCells = presenter.approximatedCells
         statistics.drainMedian = pacing.medianRate
         statistics.drainMinimum = pacing.minimumRate
         statistics.drainSamples = pacing.sampleCount
