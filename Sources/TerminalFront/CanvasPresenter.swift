@@ -221,6 +221,11 @@ public final class CanvasPresenter {
         bytesWritten += bytes.count
     }
 
+    /// The terminal's colour numbers for a cell's colours: what a pair is defined by.
+    private func pairKey(_ foreground: Color, _ background: Color) -> PairKey {
+        PairKey(foreground: capability.number(for: foreground), background: capability.number(for: background))
+    }
+
     /// Puts `cell` into ncurses' window in its colour pair, noting it when only a nearby
     /// pair was to be had.
     private func put(_ cell: Cell, x: Int, y: Int) {
@@ -235,7 +240,7 @@ public final class CanvasPresenter {
 
     private func pairNumber(for style: CellStyle) -> (number: Int32, exact: Bool) {
         guard capability != .none else { return (0, true) }
-        let key = PairKey(foreground: capability.number(for: style.foreground), background: capability.number(for: style.background))
+        let key = pairKey(style.foreground, style.background)
         if key.foreground == -1 && key.background == -1 { return (0, true) }
         if let existing = pairs[key] {
             pairs[key]?.lastUse = frame
@@ -280,7 +285,7 @@ public final class CanvasPresenter {
             let colours = (cell.style.foreground, cell.style.background)
             if let last, last == colours { return }
             last = colours
-            shown.insert(PairKey(foreground: capability.number(for: colours.0), background: capability.number(for: colours.1)))
+            shown.insert(pairKey(colours.0, colours.1))
         }
         // After this frame the screen is the canvas, except where a picture's cell shows
         // its fallback: a fallback sent this frame was given its pair this frame, one sent
