@@ -15,12 +15,15 @@ extension HTTPFetcher: PhotoTransport {
     public func photo(at url: String, onBytes: @escaping @Sendable (Int, Int?) -> Void) async throws(ImageError) -> [UInt8] {
         do {
             return try await fetchCached(url, limit: Self.photoLimit, deadline: Self.photoDeadline, resuming: true, offline: true, onBytes: onBytes).bytes
-        } catch where error.isUnreachable {
-            // No server and no kept copy: the placeholder (the post's BlurHash) is marked, and
-            // the photo asked for again when the network is back.
-            throw .unavailable(path: PlainText.clean(url), reason: error.description)
         } catch {
-            throw .unreadable(path: PlainText.clean(url), reason: error.description)
+            let path = PlainText.clean(url)
+            // No server and no kept copy: the placeholder (the post's BlurHash) is marked, and
+            // the photo asked for again when the network is back (the feed's probe says so).
+            if case .unreachable = error { throw .unavailable(path: path, reason: error.description) }
+            // A 5xx, a timeout, a drop that could not be resumed, while pages may well arrive:
+            // marked, and asked for again after a backoff (the store's), as a failed page is.
+            if error.isTransient { throw .interrupted(path: path, reason: error.description) }
+            throw .unreadable(path: path, reason: error.description)
         }
     }
 }

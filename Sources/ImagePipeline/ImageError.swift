@@ -20,6 +20,18 @@ public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// and no copy was kept: offline. Asked for again when the network comes back
     /// (``AssetStore/forgetUnavailable()``).
     case unavailable(path: String, reason: String)
+    /// A photo at a URL whose fetch failed in a way that may pass: the server answered 5xx,
+    /// 429 or 408, it did not answer in time, or the connection dropped and could not be
+    /// resumed. Asked for again after a backoff that doubles with each failure in a row
+    /// (``AssetStore/retryInterrupted(now:)``), as a feed's pages are.
+    case interrupted(path: String, reason: String)
+
+    /// Worth asking for again later by itself (``interrupted(path:reason:)``); the other
+    /// failures stay until something changes (the file, or the network for
+    /// ``unavailable(path:reason:)``).
+    public var isTransient: Bool {
+        if case .interrupted = self { true } else { false }
+    }
 
     public var description: String {
         switch self {
@@ -32,6 +44,7 @@ public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
         case .corrupt(let path, let reason): "\(path): corrupt image (\(reason))"
         case .unsupported(let path, let reason): "\(path): unsupported image (\(reason))"
         case .unavailable(let path, let reason): "\(path): unavailable offline (\(reason))"
+        case .interrupted(let path, let reason): "\(path): could not be fetched (\(reason)); asked again shortly"
         }
     }
 
@@ -46,6 +59,7 @@ public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
         case .corrupt: "corrupt"
         case .unsupported: "unsupported"
         case .unavailable: "unavailable offline"
+        case .interrupted: "will retry"
         }
     }
 }

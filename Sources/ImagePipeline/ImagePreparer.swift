@@ -120,7 +120,7 @@ public final class ImagePreparer {
             // vanished or cannot be opened may come back as it was.
             switch error {
             case .corrupt, .notAnImage, .tooLarge, .unsupported, .empty: thumbnails.recordFailure(of: photo)
-            case .missing, .unreadable, .unavailable: break
+            case .missing, .unreadable, .unavailable, .interrupted: break
             }
             throw error
         }

@@ -43,7 +43,7 @@ extension GridApp {
             filterLatency: Self.percentiles(stats.filterLatencies),
             settle: Self.percentiles(stats.settleTimes), interruptedRests: stats.interruptedRests,
             interruptedRestsWaiting: stats.interruptedRestsWaiting,
-            network: feed.map { NetworkReport(feed: $0, shownImages: stats.shownImages) },
+            network: feed.map { NetworkReport(feed: $0, shownImages: stats.shownImages, photoRetries: screen.store.retries) },
             outbox: personal?.outbox != nil ? personal?.tally : nil)
     }
 }

@@ -178,6 +178,7 @@ final class GridApp: TerminalFrameDelegate {
         let transmissions = terminal.optionalBytesPerFrame(hertz: frame.refreshRate.hertz, ceiling: AssetStore.transmissionBytesPerSecond)
         if screen.store.deliverCompletions(limit: deliveryLimit(for: frame), transmissionBytes: transmissions) > 0 { somethingHappened = true }
         if screen.store.transmissionsHeldBack { terminal.noteOptionalBytesHeldBack() }
+        if screen.retryInterruptedImages(now: clock.now) { somethingHappened = true }
         if let latest = photoScan?.updates.drainIfAvailable()?.last {
             screen.replaceCatalogue(latest)
             somethingHappened = true

@@ -229,7 +229,8 @@ final class GridScreen: CollectionViewPrefetching, CollectionViewDelegate {
         cell.image = asset.image
         cell.isPlaceholder = asset.isPlaceholder
         cell.assetPath = key.asset.path
-        if case .failed(_, let error) = asset { cell.failure = error.shortLabel }
+        // Reconfigured cells keep their properties: a failure asked for again is cleared here.
+        cell.failure = if case .failed(_, let error) = asset { error.shortLabel } else { nil }
         if case .placeholder = asset {
             if state.imageMode == .sync { awaitingSyncDecode.insert(id) } else { requestThumbnail(id, key: key, at: path) }
         }
@@ -244,6 +245,24 @@ final class GridScreen: CollectionViewPrefetching, CollectionViewDelegate {
         store.downloadOnce(key, priority: visible ? RequestPriority.visible(distance: distance) : RequestPriority.prefetch(distance: distance)) { [unowned self] _ in
             source.reconfigureItems([id])  // O(1): no snapshot copy, no diff
         }
+    }
+
+    /// Photos whose fetch was interrupted (a 5xx, a timeout) and whose backoff is over are
+    /// asked for again: the shown cells and the detail view that show one are configured
+    /// anew, which drops the "will retry" mark and requests the photo; cells off screen ask
+    /// when they are next configured. Returns whether anything shown changed.
+    func retryInterruptedImages(now: Duration) -> Bool {
+        let keys = store.retryInterrupted(now: now)
+        guard !keys.isEmpty else { return false }
+        let retried = Set(keys)
+        let items = view.liveItems.filter { retried.contains(thumbnailKey(for: $0)) }
+        if !items.isEmpty { source.reconfigureItems(items) }
+        var detailRetried = false
+        if let detail, retried.contains(detail.imageKey) {
+            loadDetailImage(detail)
+            detailRetried = true
+        }
+        return !items.isEmpty || detailRetried
     }
 
     func prefetchItems(at indexPaths: [ItemPath]) {
@@ -303,7 +322,7 @@ final class GridScreen: CollectionViewPrefetching, CollectionViewDelegate {
         let key = shown.imageKey
         let asset = store.asset(for: key)
         shown.show(asset.image, placeholder: asset.isPlaceholder)
-        if case .failed(_, let error) = asset { shown.failure = error.shortLabel }
+        shown.failure = if case .failed(_, let error) = asset { error.shortLabel } else { nil }
         guard case .placeholder = asset else { return }
         shown.download = store.download(key, priority: RequestPriority.detail) { [weak shown] result in
             guard let shown, shown.imageKey == key else { return }

@@ -18,6 +18,9 @@ struct NetworkReport {
     var cancelledInFlight: Int
     var bytesAfterCancel: Int
     var failedTransfers: Int
+    /// Photos whose fetch was interrupted (5xx, timeout, unresumable drop), asked for again
+    /// after their backoff (``AssetStore/retries``).
+    var photoRetries: Int
     var keptNearlyDone: Int
     var promoted: Int
     var skippedStatuses: Int
@@ -34,7 +37,7 @@ struct NetworkReport {
     var imageBytes: Int
 
     /// `shownImages`: the URLs a visible cell or the detail view showed prepared.
-    init(feed: FeedSession, shownImages: Set<String>) {
+    init(feed: FeedSession, shownImages: Set<String>, photoRetries: Int) {
         let photos = feed.loader?.networkCounters ?? NetworkLoadCounters()
         requests = feed.fetcher.requestCount
         bytes = feed.fetcher.bytesReceived
@@ -47,6 +50,7 @@ struct NetworkReport {
         cancelledInFlight = photos.cancelledInFlight
         bytesAfterCancel = photos.bytesAfterCancel
         failedTransfers = photos.failed
+        self.photoRetries = photoRetries
         keptNearlyDone = photos.keptNearlyDone
         promoted = photos.promoted
         skippedStatuses = feed.skippedStatuses
@@ -73,7 +77,7 @@ struct NetworkReport {
         let fields: [(String, String)] = [
             ("requests", "\(requests)"), ("bytes", "\(bytes)"), ("pages", "\(pages)"), ("transfers", "\(transfers)"), ("kept_copies", "\(keptCopies)"),
             ("coalesced", "\(coalesced)"), ("cancelled_before_start", "\(cancelledBeforeStart)"), ("cancelled_in_flight", "\(cancelledInFlight)"),
-            ("bytes_after_cancel", "\(bytesAfterCancel)"), ("resumed", "\(resumed)"), ("failed_transfers", "\(failedTransfers)"), ("kept_nearly_done", "\(keptNearlyDone)"),
+            ("bytes_after_cancel", "\(bytesAfterCancel)"), ("resumed", "\(resumed)"), ("failed_transfers", "\(failedTransfers)"), ("photo_retries", "\(photoRetries)"), ("kept_nearly_done", "\(keptNearlyDone)"),
             ("promoted", "\(promoted)"), ("time_to_image_ms", percentiles(timeToImage)),
             ("visible_time_to_image_ms", percentiles(visibleTimeToImage)),
             ("queue_wait_ms", percentiles(queueWait)), ("transfer_ms", percentiles(transferTime)), ("prepare_ms", percentiles(prepareTime)), ("page_latency_ms", percentiles(pageLatency)),
@@ -85,7 +89,7 @@ struct NetworkReport {
 
     var text: String {
         "network: \(requests) requests, \(bytes >> 10) KiB, \(pages) pages (\(skippedStatuses) statuses without a photo), \(transfers) photo transfers (\(keptCopies) from kept copies), "
-            + "\(coalesced) coalesced, \(promoted) promoted, \(cancelledBeforeStart) cancelled before start, \(cancelledInFlight) in flight (\(bytesAfterCancel) bytes after the cancel), \(resumed) resumed"
+            + "\(coalesced) coalesced, \(promoted) promoted, \(cancelledBeforeStart) cancelled before start, \(cancelledInFlight) in flight (\(bytesAfterCancel) bytes after the cancel), \(resumed) resumed, \(failedTransfers) failed (\(photoRetries) asked again)"
             + ", \(imageBytesNeverShown >> 10) of \(imageBytes >> 10) KiB of photos never shown"
             + (timeToImage.map { ", time to image p50 \(fixed($0.p50, 1)) ms, p95 \(fixed($0.p95, 1)) ms" } ?? "")
             + (pageLatency.map { ", page latency p50 \(fixed($0.p50, 1)) ms, p95 \(fixed($0.p95, 1)) ms" } ?? "") + "\n"

@@ -19,15 +19,23 @@ struct GridSimulation {
 
     /// With `options.graphics` `.kitty` (and `capability` `.direct`), thumbnails are kitty
     /// images of one small PNG; with `.kittyPlacement`, the same PNG placed row by row; with
-    /// `.sixel`, pixel images of tiny strips; otherwise placeholder mosaics.
-    init(_ options: GridOptions, rows: Int = 48, columns: Int = 160, showsHUD: Bool = false, capability: ColorCapability = .palette256) throws {
+    /// `.sixel`, pixel images of tiny strips; otherwise placeholder mosaics. With
+    /// `interruptedAttempts` N, each photo's first N attempts fail as a server's 500 would
+    /// (``ImageError/interrupted(path:reason:)``).
+    init(_ options: GridOptions, rows: Int = 48, columns: Int = 160, showsHUD: Bool = false, capability: ColorCapability = .palette256,
+         interruptedAttempts: Int = 0) throws {
         let loaded = try options.loadCatalogue()
         backend = TestBackend(rows: rows, columns: columns, capability: capability)
         clock = VirtualClock()
         let colorMode = GridLaunch.colorMode(for: backend.capability)
         let kitty = options.graphics == .kitty, sixel = options.graphics == .sixel, placement = options.graphics == .kittyPlacement
+        var attempts: [PreparedImageKey: Int] = [:]
         app = GridApp(options: options, loaded: loaded, terminal: backend, clock: clock,
                       images: .scripted(prepare: { key in
+                          attempts[key, default: 0] += 1
+                          if attempts[key]! <= interruptedAttempts {
+                              return .failure(.interrupted(path: key.asset.path, reason: "the server answered 500"))
+                          }
                           if sixel {
                               // One tiny strip per row, and the placeholder mosaic as the fallback.
                               let mosaic = Self.placeholders.placeholder(for: key.asset, columns: key.columns, rows: key.rows, colorMode: colorMode)
@@ -77,6 +85,11 @@ struct GridSimulation {
 
     /// Runs `count` frames.
     func frames(_ count: Int) { app.scheduler.run(frames: count, app) }
+
+    /// Runs frames (and quiet waits) until the virtual clock reads `time`.
+    func run(until time: Duration) {
+        while clock.now < time { frames(1) }
+    }
 
     /// Types `keys`, then runs frames until the screen settles (no cell changed for a
     /// few frames, as animations and deliveries finish, nothing moves, and the terminal

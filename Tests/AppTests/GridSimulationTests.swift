@@ -128,6 +128,38 @@ import Testing
         #expect(simulation.app.screen.store.pendingCount == 0)
     }
 
+    /// A photo the server failed (a 500) shows "will retry" on its placeholder and is asked
+    /// for again after the store's backoff (2 s, then 4 s) with nothing pressed: the quiet
+    /// loop wakes for it, the cell drops the mark and the photo arrives.
+    @Test func interruptedThumbnailsAreAskedForAgainAndArrive() throws {
+        let simulation = try GridSimulation(GridSimulation.options(nil, seconds: 60), interruptedAttempts: 2)
+        let store = simulation.app.screen.store
+        simulation.run(until: .seconds(1))  // every first attempt (80 ± 40 ms) has failed
+        let marked = simulation.screen.components(separatedBy: "will retry").count - 1
+        #expect(marked > 0 && marked == simulation.placeholdersOnScreen, "\(marked) marks, \(simulation.placeholdersOnScreen) placeholders")
+        #expect(store.retries == 0)
+        simulation.run(until: .seconds(4))  // asked again at ~2 s, failed again: 4 s to wait
+        #expect(store.retries >= marked)
+        #expect(simulation.screen.contains("will retry"))
+        #expect(simulation.placeholdersOnScreen == marked)
+        simulation.run(until: .seconds(8))  // asked a third time at ~6 s: arrived
+        #expect(simulation.placeholdersOnScreen == 0)
+        #expect(!simulation.screen.contains("will retry"))
+        #expect(store.nextDueTime == nil)
+    }
+
+    /// An idle grid sleeps between the attempts and wakes for each retry: nothing else
+    /// would draw a frame (no HUD, no key), so every photo arriving proves the wake.
+    @Test func anIdleGridWakesToAskForInterruptedPhotosAgain() throws {
+        let simulation = try GridSimulation(GridSimulation.options(.idle, seconds: 10, posts: 1000), interruptedAttempts: 2)
+        let report = simulation.app.runToEnd()
+        #expect(simulation.placeholdersOnScreen == 0)
+        #expect(!simulation.screen.contains("will retry"))
+        #expect(simulation.app.screen.store.retries > 0)
+        #expect(simulation.app.scheduler.quietWaits > 0)
+        #expect(report.hitch.frames < 300, "frames: \(report.hitch.frames) in 10 s")
+    }
+
     /// Cells that scroll off before their thumbnail arrives lose its request
     /// (`didEndDisplaying`), and cells prepared ahead lose theirs when they leave the preload
     /// range; a cell shown again (kept, not configured again) asks once more, so after any

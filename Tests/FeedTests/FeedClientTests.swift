@@ -55,6 +55,31 @@ import Testing
         #expect(page.page.posts.count == 40)
     }
 
+    /// What a photo's failure tells the store: a 5xx or 429 may pass (asked for again after a
+    /// backoff), a 404 will not.
+    @Test func aPhotoFailureSaysWhetherItMayPass() async throws {
+        func failure(_ url: String, _ fetcher: HTTPFetcher) async -> ImageError? {
+            do {
+                _ = try await fetcher.photo(at: url) { _, _ in }
+                return nil
+            } catch { return error }
+        }
+        let failing = try await LoopbackFeed.start { $0.shape.failRate = 1 }
+        defer { Task { await failing.stop() } }
+        let healthy = try await LoopbackFeed.start { $0.posts = 5 }
+        defer { Task { await healthy.stop() } }
+        let fetcher = try HTTPFetcher()
+        defer { fetcher.shutdown() }
+        let server500 = await failure("\(failing.base)/media/preview/1.jpg", fetcher)
+        #expect(server500?.isTransient == true, "\(String(describing: server500))")
+        #expect(server500?.shortLabel == "will retry")
+        let tooMany = await failure("\(healthy.base)/_hostile/error", fetcher)
+        #expect(tooMany?.isTransient == true, "\(String(describing: tooMany))")
+        let notFound = await failure("\(healthy.base)/media/preview/999999.jpg", fetcher)
+        #expect(notFound != nil && notFound?.isTransient == false, "\(String(describing: notFound))")
+        #expect(await failure("\(healthy.base)/media/preview/1.jpg", fetcher) == nil)
+    }
+
     @Test func oneTransferPerURLAtATime() async throws {
         // A second of latency: the eight requests below join the first transfer long before it ends.
         let feed = try await LoopbackFeed.start { $0.shape.latency = .seconds(1) }
