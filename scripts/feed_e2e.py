@@ -191,7 +191,23 @@ def main():
         finally:
             tmux("kill-server")
 
-    # 6. Wrong starts.
+    # 6. A server that fails every photo's first request (500): each cell is marked
+    # "will retry", then, with no key pressed, asked again after the 2 s backoff and shown.
+    with FeedServer(server, "--posts", "20", "--fail-media-first", "1") as feed:
+        tmux("new-session", "-d", "-s", "e2e", "-x", "160", "-y", "48", f"env XDG_CACHE_HOME={tempfile.gettempdir()}/feed-e2e-retry-cache-{os.getpid()} XDG_STATE_HOME={os.environ['XDG_STATE_HOME']} {app} --fresh --hud off --feed {feed.timeline}; sleep 60")
+        try:
+            marked = wait_for(lambda text: text.count("will retry") >= 5, "no photo was marked 'will retry' after a 500")
+            started = time.monotonic()
+            wait_for(lambda text: "♥" in text and "will retry" not in text, "the photos that failed were not asked for again", timeout=30)
+            stats = feed.stats()
+            print(f"feed_e2e: every photo failed once: {marked.count('will retry')} cells marked 'will retry', "
+                  f"all shown {time.monotonic() - started:.1f} s later; the server saw {stats['previewRequests']} preview requests")
+            if stats["previewRequests"] < 2 * marked.count("will retry"):
+                fail(f"{stats['previewRequests']} preview requests for {marked.count('will retry')} photos asked twice")
+        finally:
+            tmux("kill-server")
+
+    # 7. Wrong starts.
     with FeedServer(server, "--posts", "20") as feed:
         for url, words in [("http://127.0.0.1:9/api/v1/timelines/public", "cannot reach"),
                            (f"{feed.base}/_hostile/html", "web page"),
@@ -202,7 +218,7 @@ def main():
                 fail(f"{url}: exit {run.returncode}, stdout {run.stdout!r}, stderr {run.stderr!r}")
             print(f"feed_e2e: {lines[0]}")
 
-    # 7. Likes through a server stop and a kill -9.
+    # 8. Likes through a server stop and a kill -9.
     likes_through_a_kill(app, server)
     print("feed_e2e: PASS")
 

@@ -86,7 +86,7 @@ struct FeedRoutes: Sendable {
         }
         let (fate, delay) = dice.draw(shape)
         try await Task.sleep(for: delay)
-        if fate == .fail { return serverError() }
+        if fate == .fail || dice.failsAsAFirstRequest(of: request.uri.path, shape) { return serverError() }
         guard name.hasSuffix(".jpg"), let index = Int(name.dropLast(4)), (0..<posts.count).contains(index) else {
             return jsonError(.notFound, "Record not found")
         }

@@ -17,6 +17,9 @@ public struct NetworkShape: Sendable, Hashable {
     public var stallRate = 0.0
     /// The longest a stalled response holds its connection.
     public var stallLimit: Duration = .seconds(120)
+    /// Each media URL's first this many requests are answered 500, whatever the draws: a
+    /// server that fails every photo once, for a run that must see each one asked again.
+    public var failMediaFirst = 0
 
     public init(latency: Duration = .zero, bytesPerSecond: Int? = nil, failRate: Double = 0, resetAfter: Int? = nil, stallRate: Double = 0) {
         self.latency = latency
@@ -38,7 +41,19 @@ public struct NetworkShape: Sendable, Hashable {
 final class ShapeDice: Sendable {
     private let generator: Lock<SplitMix64>
 
+    /// Requests seen of each media path (only counted while ``NetworkShape/failMediaFirst`` is set).
+    private let mediaRequests = Lock([String: Int]())
+
     init(seed: UInt64) { generator = Lock(SplitMix64(seed: seed)) }
+
+    /// Whether this request of `path` is one of its first `shape.failMediaFirst`.
+    func failsAsAFirstRequest(of path: String, _ shape: NetworkShape) -> Bool {
+        guard shape.failMediaFirst > 0 else { return false }
+        return mediaRequests.withLock { seen in
+            seen[path, default: 0] += 1
+            return seen[path]! <= shape.failMediaFirst
+        }
+    }
 
     /// A number in 0..<1.
     func uniform() -> Double {

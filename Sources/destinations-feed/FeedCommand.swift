@@ -22,6 +22,8 @@ struct FeedCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Latency before each response's headers, jittered ±50 %.", valueName: "ms")) var latency = 0
     @Option(help: ArgumentHelp("Body bytes per second of each response, in KB/s (0: unlimited).", valueName: "kbps")) var bandwidth = 0
     @Option(name: .customLong("fail-rate"), help: ArgumentHelp("Share of requests answered 500, 0 to 1.", valueName: "p")) var failRate = 0.0
+    @Option(name: .customLong("fail-media-first"), help: ArgumentHelp("Answer each photo's first N requests 500 (a server that fails every photo N times).", valueName: "n"))
+    var failMediaFirst = 0
     @Option(name: .customLong("reset-after"), help: ArgumentHelp("Drop the connection after this many body bytes.", valueName: "bytes")) var resetAfter: Int?
     @Option(name: .customLong("stall-rate"), help: ArgumentHelp("Share of responses that send headers and then nothing, 0 to 1.", valueName: "p")) var stallRate = 0.0
     @Option(help: "Seed of the latency, failure and stall draws.") var seed: UInt64 = 1
@@ -43,6 +45,7 @@ struct FeedCommand: AsyncParsableCommand {
         guard latency >= 0, latency <= 60_000 else { throw ValidationError("--latency must be 0 to 60000 ms") }
         guard bandwidth >= 0 else { throw ValidationError("--bandwidth must be >= 0") }
         guard (0...1).contains(failRate), (0...1).contains(stallRate) else { throw ValidationError("--fail-rate and --stall-rate must be 0 to 1") }
+        guard (0...100).contains(failMediaFirst) else { throw ValidationError("--fail-media-first must be 0 to 100") }
         guard (resetAfter ?? 1) > 0 else { throw ValidationError("--reset-after must be at least 1") }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
     }
@@ -55,6 +58,7 @@ struct FeedCommand: AsyncParsableCommand {
         options.posts = posts
         options.shape = .init(latency: .milliseconds(latency), bytesPerSecond: bandwidth > 0 ? bandwidth * 1000 : nil, failRate: failRate,
                               resetAfter: resetAfter, stallRate: stallRate)
+        options.shape.failMediaFirst = failMediaFirst
         options.seed = seed
         options.token = token
         options.statePath = state
