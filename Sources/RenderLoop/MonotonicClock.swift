@@ -1,3 +1,5 @@
+import CoreKit
+
 /// How the real clock waits for a tick; chosen by measurement (DECISIONS.md, D-002).
 public enum SleepStrategy: Sendable, Hashable, CustomStringConvertible {
     /// One absolute `clock_nanosleep` to the deadline: no drift, no busy CPU, but wakes a
@@ -19,11 +21,24 @@ public enum SleepStrategy: Sendable, Hashable, CustomStringConvertible {
 public final class MonotonicClock: FrameClock {
     /// How it sleeps until a tick.
     public let strategy: SleepStrategy
+    /// The time slice the sleeping thread asks for while it sleeps, and the one it asks for
+    /// again once awake (nil: the kernel's default): see ``init(strategy:wakeSlice:runSlice:)``.
+    public let wakeSlice: Duration?
+    public let runSlice: Duration?
     private let origin: Duration
 
     /// A clock whose time 0 is now.
-    public init(strategy: SleepStrategy = .absolute) {
+    ///
+    /// With `wakeSlice`, each sleep asks the kernel for that (short) slice first and for
+    /// `runSlice` (nil: the default) once awake. Under EEVDF a waking thread's deadline is
+    /// its slice ahead of it, and one whose deadline is earlier than the running thread's,
+    /// with a shorter slice, preempts it at once (`PREEMPT_SHORT`); asking anew places the
+    /// thread again with the running slice, so the commit that follows is not cut short
+    /// (D-067). Two `sched_setattr` calls a sleep; no privilege needed.
+    public init(strategy: SleepStrategy = .absolute, wakeSlice: Duration? = nil, runSlice: Duration? = nil) {
         self.strategy = strategy
+        self.wakeSlice = wakeSlice
+        self.runSlice = runSlice
         origin = Platform.monotonicNow()
     }
 
@@ -41,7 +56,9 @@ public final class MonotonicClock: FrameClock {
 
     private func sleepAbsolute(until deadline: Duration) {
         guard deadline > now else { return }
+        if let wakeSlice { FrameLoopScheduling.requestSlice(wakeSlice) }
         Platform.sleepUntilMonotonic(origin + deadline)
+        if wakeSlice != nil { FrameLoopScheduling.requestSlice(runSlice ?? .zero) }
     }
 }
 

@@ -113,6 +113,9 @@ struct GridCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The frame loop's time slice on Linux 6.12 and later, in microseconds (100 to 100000; 0, the default: the kernel's own). Shorter than the kernel's, the frame loop preempts a busy thread when it wakes, and its own long commits are cut at a tick; measured worse (D-058).", valueName: "us"))
     var frameSliceUs = GridOptions.defaultFrameSliceMicroseconds
 
+    @Option(help: ArgumentHelp("The time slice the frame loop asks for while it sleeps until a tick, in microseconds (100 to 100000; 0: none), and gives back when it wakes: a short one preempts a busy thread at the tick without cutting the commit short (D-067).", valueName: "us"))
+    var wakeSliceUs = GridOptions.defaultWakeSliceMicroseconds
+
     @Option(help: ArgumentHelp("Write the frames as Chrome trace-event JSON (opens in Perfetto).", valueName: "file"))
     var traceFile: String?
 
@@ -131,6 +134,9 @@ struct GridCommand: ParsableCommand {
         guard (0...64).contains(stress) else { throw ValidationError("--stress must be between 0 and 64 threads, got \(stress)") }
         guard frameSliceUs == 0 || (100...100_000).contains(frameSliceUs) else {
             throw ValidationError("--frame-slice-us must be 0 or between 100 and 100000, got \(frameSliceUs)")
+        }
+        guard wakeSliceUs == 0 || (100...100_000).contains(wakeSliceUs) else {
+            throw ValidationError("--wake-slice-us must be 0 or between 100 and 100000, got \(wakeSliceUs)")
         }
         if let workers, !(1...64).contains(workers) { throw ValidationError("--workers must be between 1 and 64, got \(workers)") }
         if let duration, !(duration.isFinite && duration > 0 && duration <= 86_400) {
@@ -151,6 +157,7 @@ struct GridCommand: ParsableCommand {
             seed: seed, graphics: graphics, thumbnailCache: !noThumbnailCache, traceFrames: traceFile != nil, traceLifecycle: traceLifecycle != nil, stress: stress,
             workers: workers ?? AssetLoader.defaultWorkers, workerPriority: workerPriority, hud: hud.map { $0 == .on }, theme: theme,
             outputWriter: outputWriter, frameSlice: frameSliceUs > 0 ? .microseconds(frameSliceUs) : nil,
+            wakeSlice: wakeSliceUs > 0 ? .microseconds(wakeSliceUs) : nil,
             diskCache: Self.diskCache(megabytes: diskCacheMb ?? (scenario == nil ? 512 : 0)),
             stateFolder: noState || scenario != nil ? nil : StateStore.defaultFolder(environment: ProcessInfo.processInfo.environment),
             fresh: fresh)
@@ -225,10 +232,14 @@ struct GridOptions: Sendable {
     var outputWriter = TerminalWriter.Delivery.recommended
     /// `--frame-slice-us`: the time slice the frame loop asks of the kernel (nil: its default).
     var frameSlice: Duration? = nil
+    /// `--wake-slice-us`: the slice asked for while the frame loop sleeps to a tick (nil: none).
+    var wakeSlice: Duration? = nil
     /// 0: the kernel's own slice. Every shorter slice measured made commits' p99 worse (a
     /// commit longer than the slice is cut at the next 4 ms tick) without a consistent drop
     /// in hitches (D-019, D-058); the flag stays for measuring.
     static let defaultFrameSliceMicroseconds = 0
+    /// 0: none (measured in D-067).
+    static let defaultWakeSliceMicroseconds = 0
     /// `--disk-cache-mb` and where: the feed's HTTP responses kept between runs (nil: none).
     var diskCache: DiskCacheOptions?
     /// Where likes, their outbox and the place are kept (nil: `--no-state`, a scenario).

@@ -35,7 +35,7 @@ enum GridLaunch {
             }
         } catch { throw AppError(description: error.description, status: 2) }
         let app = GridApp(options: options, loaded: loaded, terminal: terminal,
-                          clock: MonotonicClock(strategy: .recommended), showsHUD: options.hud ?? !headless, wake: wake,
+                          clock: MonotonicClock(strategy: .recommended, wakeSlice: options.wakeSlice, runSlice: options.frameSlice), showsHUD: options.hud ?? !headless, wake: wake,
                           environment: environment, personal: personal)
         // On the thread that runs the frames, before the stress threads start (threads made
         // after it keep the kernel's default).
