@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoreKit
 import Foundation
 import ImagePipeline
 
@@ -42,6 +43,52 @@ struct SixelBench: ParsableCommand {
                 print("\(pad("\(registers)", 10)) \(pad(cap.map(String.init) ?? "none", 12)) \(pad(String(format: "%.2f", Double(bytes) / Double(pixels)), 10)) \(pad(String(format: "%.1f", rms), 11)) \(bytes / thumbnails.count)")
             }
         }
+        timeTheDefault(thumbnails, cellHeight: cellHeight)
+        let decoded = try files.map { name in try preparer.decode(AssetID(path: photos.appendingPathComponent(name).path), columns: columns, rows: rows) }
+        timeTheFallback(decoded: decoded, sized: thumbnails, columns: columns, rows: rows)
+    }
+
+    /// A sixel thumbnail's other cost: its symbol mosaic, shown while a fling outruns the
+    /// terminal. From the decoded photo (as the preparer does), from the sixel-sized pixels,
+    /// and with less of chafa's search; medians of 7 passes, in one run.
+    func timeTheFallback(decoded: [PixelBuffer], sized: [PixelBuffer], columns: Int, rows: Int) {
+        func median(_ converter: CellConverter, _ sources: [PixelBuffer]) -> Double {
+            var passes: [Double] = []
+            for _ in 0..<7 {
+                let started = ContinuousClock.now
+                for source in sources { _ = converter.convert(source, columns: columns, rows: rows) }
+                let elapsed = ContinuousClock.now - started
+                passes.append((Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000) / Double(sources.count))
+            }
+            return passes.sorted()[passes.count / 2]
+        }
+        let standard = CellConverter(colorMode: .palette240)
+        var line = "fallback mosaic (240 colours), ms a thumbnail: from the decoded photo \(String(format: "%.3f", median(standard, decoded)))"
+        line += ", from the sixel-sized pixels \(String(format: "%.3f", median(standard, sized)))"
+        for factor in [0.25, 0.0] as [Float] {
+            line += ", work factor \(factor) \(String(format: "%.3f", median(CellConverter(colorMode: .palette240, workFactor: factor), decoded)))"
+        }
+        print(line + "; decoded \(decoded[0].width)x\(decoded[0].height) px for the first")
+    }
+
+    /// What the app's setting (128 registers, ``SixelEncoder/defaultColoursPerBand``) costs
+    /// a decoding worker: the median of 7 passes over every thumbnail, and an MD5 of all
+    /// the strips, so that two builds can be shown to encode the same bytes.
+    func timeTheDefault(_ thumbnails: [PixelBuffer], cellHeight: Int) {
+        var passes: [Double] = []
+        var digest = ""
+        for _ in 0..<7 {
+            var all: [UInt8] = []
+            let started = ContinuousClock.now
+            for thumbnail in thumbnails {
+                for strip in SixelEncoder.strips(of: thumbnail, cellHeight: cellHeight, colors: 128) { all += strip }
+            }
+            let elapsed = ContinuousClock.now - started
+            passes.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
+            digest = MD5.hex(all)
+        }
+        let median = passes.sorted()[passes.count / 2]
+        print("encoding at 128 registers, \(SixelEncoder.defaultColoursPerBand) a band: \(String(format: "%.3f", median / Double(thumbnails.count))) ms a thumbnail (median of 7 passes), strips' MD5 \(digest)")
     }
 
     /// Twenty thumbnails as the grid places them: each strip at its cell (CUP), five a row.

@@ -14,8 +14,9 @@ public final class CellConverter {
     private let symbolMap: OpaquePointer
     private let config: OpaquePointer
 
-    /// A converter to `colorMode` cells drawn with `symbols`.
-    public init(colorMode: CellColorMode, symbols: String = CellConverter.defaultSymbols) {
+    /// A converter to `colorMode` cells drawn with `symbols`; `workFactor` (0 to 1, chafa's
+    /// default 0.5) is how hard chafa looks for each cell's best symbol.
+    public init(colorMode: CellColorMode, symbols: String = CellConverter.defaultSymbols, workFactor: Float? = nil) {
         self.colorMode = colorMode
         Self.configureThreadsOnce
         symbolMap = chafa_symbol_map_new()
@@ -28,6 +29,7 @@ public final class CellConverter {
         chafa_canvas_config_set_symbol_map(config, symbolMap)
         chafa_canvas_config_set_canvas_mode(config, Self.chafaMode(colorMode))
         if colorMode == .monochrome { chafa_canvas_config_set_pixel_mode(config, CHAFA_PIXEL_MODE_SYMBOLS) }
+        if let workFactor { chafa_canvas_config_set_work_factor(config, workFactor) }
     }
 
     deinit {

@@ -71,18 +71,20 @@ public final class ImagePreparer {
             let id = KittyGraphics.nextID()
             let png = try PNGCodec.encode(sized, fast: true)
             return CellImage(pixelImage: id, columns: wide, strips: KittyGraphics.placements(id: id, columns: wide, rows: tall, cellPixels: cell),
-                             fallback: converter.convert(cropped, columns: wide, rows: tall).cells, reachesBelowItsRow: false,
+                             fallback: converter.convert(sized, columns: wide, rows: tall).cells, reachesBelowItsRow: false,
                              lingers: true, transmission: KittyGraphics.transmissionOnly(png: png, id: id), pixels: sized.width * sized.height)
         case .sixel(let cell, let colors):
             let sized = cropped.filling(width: wide * cell.width, height: tall * cell.height)
             return CellImage(pixelImage: KittyGraphics.nextID(), columns: wide,
                              strips: SixelEncoder.strips(of: sized, cellHeight: cell.height, colors: colors),
-                             fallback: converter.convert(cropped, columns: wide, rows: tall).cells, reachesBelowItsRow: true)
+                             // From the pixels the strips show: the same picture, and a third of
+                             // chafa's time of the decoded photo (D-068).
+                             fallback: converter.convert(sized, columns: wide, rows: tall).cells, reachesBelowItsRow: true)
         case .iterm2(let cell):
             let sized = cropped.filling(width: wide * cell.width, height: tall * cell.height)
             return CellImage(pixelImage: KittyGraphics.nextID(), columns: wide,
                              strips: try ITerm2Images.strips(of: sized, cellHeight: cell.height, columns: wide),
-                             fallback: converter.convert(cropped, columns: wide, rows: tall).cells, reachesBelowItsRow: true)
+                             fallback: converter.convert(sized, columns: wide, rows: tall).cells, reachesBelowItsRow: true)
         }
     }
 

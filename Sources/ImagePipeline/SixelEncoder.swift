@@ -54,28 +54,34 @@ public enum SixelEncoder {
     /// nearest kept colour bounds a band at `cap` × width bytes.
     /// - Complexity: O(pixels of the band + colours met × cap).
     static func limitBand(_ indices: inout [UInt8], width: Int, rows: Range<Int>, palette: [(r: UInt8, g: UInt8, b: UInt8)], cap: Int) {
+        let span = (rows.lowerBound * width)..<(rows.upperBound * width)
         var population = [Int](repeating: 0, count: 256)
         var met: [Int] = []
-        for y in rows {
-            for x in 0..<width {
-                let colour = Int(indices[y * width + x])
-                if population[colour] == 0 { met.append(colour) }
-                population[colour] += 1
+        met.reserveCapacity(64)
+        indices.withUnsafeBufferPointer { pixels in
+            population.withUnsafeMutableBufferPointer { population in
+                for i in span {
+                    let colour = Int(pixels[i])
+                    if population[colour] == 0 { met.append(colour) }
+                    population[colour] &+= 1
+                }
             }
         }
         guard met.count > cap else { return }
-        let kept = met.sorted { population[$0] > population[$1] || (population[$0] == population[$1] && $0 < $1) }.prefix(max(1, cap))
+        let kept = Array(met.sorted { population[$0] > population[$1] || (population[$0] == population[$1] && $0 < $1) }.prefix(max(1, cap)))
         var target = [UInt8](repeating: 0, count: 256)
         for colour in met {
-            var best = kept.first!, bestDistance = Int.max
+            var best = kept[0], bestDistance = Int.max
             for candidate in kept {
                 let distance = paletteDistance(palette[colour], palette[candidate])
                 if distance < bestDistance { (best, bestDistance) = (candidate, distance) }
             }
             target[colour] = UInt8(best)
         }
-        for y in rows {
-            for x in 0..<width { indices[y * width + x] = target[Int(indices[y * width + x])] }
+        target.withUnsafeBufferPointer { target in
+            indices.withUnsafeMutableBufferPointer { pixels in
+                for i in span { pixels[i] = target[Int(pixels[i])] }
+            }
         }
     }
 
@@ -86,85 +92,133 @@ public enum SixelEncoder {
     }
 
     /// One complete sixel image of `rows` of the indexed pixels.
+    ///
+    /// Written for a decoding worker's time (it is most of a sixel thumbnail's cost besides
+    /// the decode): one pass per band over unchecked buffers, numbers written as digits
+    /// without making strings (D-068).
     static func strip(indices: [UInt8], width: Int, rows: Range<Int>, palette: [(r: UInt8, g: UInt8, b: UInt8)]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(width * rows.count)
         // DCS P1=0 (aspect from the raster attributes) P2=1 (unset pixels stay) q,
         // then raster attributes: 1:1 pixels, width × height.
-        out += Array("\u{1B}P0;1;0q\"1;1;\(width);\(rows.count)".utf8)
-        var used = [Bool](repeating: false, count: palette.count)
-        for y in rows { for x in 0..<width { used[Int(indices[y * width + x])] = true } }
-        for (register, isUsed) in used.enumerated() where isUsed {
-            let colour = palette[register]
-            // Register colours are percentages in the RGB space (type 2).
-            func percent(_ value: UInt8) -> Int { (Int(value) * 100 + 127) / 255 }
-            out += Array("#\(register);2;\(percent(colour.r));\(percent(colour.g));\(percent(colour.b))".utf8)
-        }
-        // Per band: one pass over its pixels sets each colour's sixel bits column by
-        // column (`bits`, a row of `width` per colour met, in the order met), then each
-        // colour's row is written with run-length coding between its first and last column.
-        var slotOfColour = [Int](repeating: -1, count: palette.count)
-        var colours: [Int] = []
-        var bits: [UInt8] = []
-        var first: [Int] = [], last: [Int] = []
-        var bandTop = rows.lowerBound
-        while bandTop < rows.upperBound {
-            let bandRows = min(6, rows.upperBound - bandTop)
-            for colour in colours { slotOfColour[colour] = -1 }
-            colours.removeAll(keepingCapacity: true)
-            first.removeAll(keepingCapacity: true)
-            last.removeAll(keepingCapacity: true)
-            for dy in 0..<bandRows {
-                let row = (bandTop + dy) * width
-                for x in 0..<width {
-                    let colour = Int(indices[row + x])
-                    var slot = slotOfColour[colour]
-                    if slot < 0 {
-                        slot = colours.count
-                        slotOfColour[colour] = slot
-                        colours.append(colour)
-                        first.append(x)
-                        last.append(x)
-                        if bits.count < colours.count * width { bits += [UInt8](repeating: 0, count: width) }
-                        for k in (slot * width)..<((slot + 1) * width) { bits[k] = 0 }
-                    }
-                    bits[slot * width + x] |= 1 << dy
-                    if x < first[slot] { first[slot] = x }
-                    if x > last[slot] { last[slot] = x }
-                }
+        out += [0x1B, UInt8(ascii: "P"), UInt8(ascii: "0"), UInt8(ascii: ";"), UInt8(ascii: "1"), UInt8(ascii: ";"), UInt8(ascii: "0"),
+                UInt8(ascii: "q"), UInt8(ascii: "\""), UInt8(ascii: "1"), UInt8(ascii: ";"), UInt8(ascii: "1"), UInt8(ascii: ";")]
+        appendDecimal(width, to: &out)
+        out.append(UInt8(ascii: ";"))
+        appendDecimal(rows.count, to: &out)
+        return indices.withUnsafeBufferPointer { indices in
+            var used = [Bool](repeating: false, count: palette.count)
+            used.withUnsafeMutableBufferPointer { used in
+                for i in (rows.lowerBound * width)..<(rows.upperBound * width) { used[Int(indices[i])] = true }
             }
-            for (slot, colour) in colours.enumerated() {
-                if slot > 0 { out.append(UInt8(ascii: "$")) }  // back to the band's left edge
-                out += Array("#\(colour)".utf8)
-                appendRun(byte: 63, count: first[slot], to: &out)
-                var run = 0
-                var runByte: UInt8 = 0
-                for x in first[slot]...last[slot] {
-                    let byte = 63 + bits[slot * width + x]
-                    if byte == runByte && run > 0 {
-                        run += 1
-                    } else {
-                        appendRun(byte: runByte, count: run, to: &out)
-                        runByte = byte
-                        run = 1
+            for (register, isUsed) in used.enumerated() where isUsed {
+                let colour = palette[register]
+                // Register colours are percentages in the RGB space (type 2).
+                func percent(_ value: UInt8) -> Int { (Int(value) * 100 + 127) / 255 }
+                out.append(UInt8(ascii: "#"))
+                appendDecimal(register, to: &out)
+                out += [UInt8(ascii: ";"), UInt8(ascii: "2"), UInt8(ascii: ";")]
+                appendDecimal(percent(colour.r), to: &out)
+                out.append(UInt8(ascii: ";"))
+                appendDecimal(percent(colour.g), to: &out)
+                out.append(UInt8(ascii: ";"))
+                appendDecimal(percent(colour.b), to: &out)
+            }
+            // Per band: one pass over its pixels sets each colour's sixel bits column by
+            // column (`bits`, a row of `width` per colour met, in the order met), then each
+            // colour's row is written with run-length coding between its first and last column.
+            let slotOfColour = UnsafeMutableBufferPointer<Int>.allocate(capacity: 256)
+            slotOfColour.initialize(repeating: -1)
+            let bits = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 256 * width)
+            let first = UnsafeMutableBufferPointer<Int>.allocate(capacity: 256)
+            let last = UnsafeMutableBufferPointer<Int>.allocate(capacity: 256)
+            let colours = UnsafeMutableBufferPointer<Int>.allocate(capacity: 256)
+            defer {
+                slotOfColour.deallocate()
+                bits.deallocate()
+                first.deallocate()
+                last.deallocate()
+                colours.deallocate()
+            }
+            var bandTop = rows.lowerBound
+            while bandTop < rows.upperBound {
+                let bandRows = min(6, rows.upperBound - bandTop)
+                var met = 0
+                for dy in 0..<bandRows {
+                    let row = (bandTop + dy) * width
+                    let bit = UInt8(1) << UInt8(dy)
+                    for x in 0..<width {
+                        let colour = Int(indices[row + x])
+                        var slot = slotOfColour[colour]
+                        if slot < 0 {
+                            slot = met
+                            met += 1
+                            slotOfColour[colour] = slot
+                            colours[slot] = colour
+                            first[slot] = x
+                            last[slot] = x
+                            (bits.baseAddress! + slot * width).initialize(repeating: 0, count: width)
+                        }
+                        bits[slot * width + x] |= bit
+                        if x < first[slot] { first[slot] = x }
+                        if x > last[slot] { last[slot] = x }
                     }
                 }
-                appendRun(byte: runByte, count: run, to: &out)
+                for slot in 0..<met {
+                    let colour = colours[slot]
+                    if slot > 0 { out.append(UInt8(ascii: "$")) }  // back to the band's left edge
+                    out.append(UInt8(ascii: "#"))
+                    appendDecimal(colour, to: &out)
+                    appendRun(byte: 63, count: first[slot], to: &out)
+                    var run = 0
+                    var runByte: UInt8 = 0
+                    let row = slot * width
+                    for x in first[slot]...last[slot] {
+                        let byte = 63 + bits[row + x]
+                        if byte == runByte && run > 0 {
+                            run += 1
+                        } else {
+                            appendRun(byte: runByte, count: run, to: &out)
+                            runByte = byte
+                            run = 1
+                        }
+                    }
+                    appendRun(byte: runByte, count: run, to: &out)
+                }
+                for slot in 0..<met { slotOfColour[colours[slot]] = -1 }
+                bandTop += bandRows
+                if bandTop < rows.upperBound { out.append(UInt8(ascii: "-")) }  // next band
             }
-            bandTop += bandRows
-            if bandTop < rows.upperBound { out.append(UInt8(ascii: "-")) }  // next band
+            out += [0x1B, UInt8(ascii: "\\")]
+            return out
         }
-        out += [0x1B, UInt8(ascii: "\\")]
-        return out
     }
 
     private static func appendRun(byte: UInt8, count: Int, to out: inout [UInt8]) {
         guard count > 0 else { return }
         if count > 3 {
-            out += Array("!\(count)".utf8)
+            out.append(UInt8(ascii: "!"))
+            appendDecimal(count, to: &out)
             out.append(byte)
         } else {
             for _ in 0..<count { out.append(byte) }
+        }
+    }
+
+    /// `value` (≥ 0) in decimal digits, as string interpolation would write it, without a string.
+    private static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
+        if value < 10 { return out.append(UInt8(ascii: "0") + UInt8(value)) }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { digits in
+            while rest > 0 {
+                digits[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            }
+            for i in stride(from: count - 1, through: 0, by: -1) { out.append(digits[i]) }
         }
     }
 
@@ -176,14 +230,20 @@ public enum SixelEncoder {
         var sums = [Int32](repeating: 0, count: 3 << 15)
         var bins = [UInt16](repeating: 0, count: count)
         pixels.bytes.withUnsafeBufferPointer { rgba in
-            for i in 0..<count {
-                let r = Int(rgba[i * 4]), g = Int(rgba[i * 4 + 1]), b = Int(rgba[i * 4 + 2])
-                let bin = (r >> 3) << 10 | (g >> 3) << 5 | b >> 3
-                bins[i] = UInt16(bin)
-                population[bin] += 1
-                sums[bin * 3] += Int32(r)
-                sums[bin * 3 + 1] += Int32(g)
-                sums[bin * 3 + 2] += Int32(b)
+            population.withUnsafeMutableBufferPointer { population in
+                sums.withUnsafeMutableBufferPointer { sums in
+                    bins.withUnsafeMutableBufferPointer { bins in
+                        for i in 0..<count {
+                            let r = Int(rgba[i &* 4]), g = Int(rgba[i &* 4 &+ 1]), b = Int(rgba[i &* 4 &+ 2])
+                            let bin = (r >> 3) << 10 | (g >> 3) << 5 | b >> 3
+                            bins[i] = UInt16(truncatingIfNeeded: bin)
+                            population[bin] &+= 1
+                            sums[bin &* 3] &+= Int32(truncatingIfNeeded: r)
+                            sums[bin &* 3 &+ 1] &+= Int32(truncatingIfNeeded: g)
+                            sums[bin &* 3 &+ 2] &+= Int32(truncatingIfNeeded: b)
+                        }
+                    }
+                }
             }
         }
         let occupied = population.indices.filter { population[$0] > 0 }
@@ -192,22 +252,40 @@ public enum SixelEncoder {
             let n = population[bin]
             return (r: UInt8((sums[bin * 3] + n / 2) / n), g: UInt8((sums[bin * 3 + 1] + n / 2) / n), b: UInt8((sums[bin * 3 + 2] + n / 2) / n))
         }
+        // Each occupied bin's mean to its nearest entry (the first of equals); the entries'
+        // channels side by side, so the search is a tight loop.
         var entryOfBin = [UInt8](repeating: 0, count: 1 << 15)
-        for bin in occupied {
-            let n = population[bin]
-            let r = Int((sums[bin * 3] + n / 2) / n), g = Int((sums[bin * 3 + 1] + n / 2) / n), b = Int((sums[bin * 3 + 2] + n / 2) / n)
-            var best = 0, bestDistance = Int.max
-            for (k, entry) in palette.enumerated() {
-                let distance = paletteDistance((UInt8(r), UInt8(g), UInt8(b)), entry)
-                if distance < bestDistance {
-                    bestDistance = distance
-                    best = k
-                    if distance == 0 { break }
+        let reds = palette.map { Int32($0.r) }, greens = palette.map { Int32($0.g) }, blues = palette.map { Int32($0.b) }
+        reds.withUnsafeBufferPointer { reds in
+            greens.withUnsafeBufferPointer { greens in
+                blues.withUnsafeBufferPointer { blues in
+                    for bin in occupied {
+                        let n = population[bin]
+                        let r = (sums[bin * 3] + n / 2) / n, g = (sums[bin * 3 + 1] + n / 2) / n, b = (sums[bin * 3 + 2] + n / 2) / n
+                        var best = 0, bestDistance = Int32.max
+                        for k in 0..<reds.count {
+                            let dr = r &- reds[k], dg = g &- greens[k], db = b &- blues[k]
+                            let distance = 3 &* dr &* dr &+ 4 &* dg &* dg &+ 2 &* db &* db
+                            if distance < bestDistance {
+                                bestDistance = distance
+                                best = k
+                                if distance == 0 { break }
+                            }
+                        }
+                        entryOfBin[bin] = UInt8(best)
+                    }
                 }
             }
-            entryOfBin[bin] = UInt8(best)
         }
-        return (palette, bins.map { entryOfBin[Int($0)] })
+        var indices = [UInt8](repeating: 0, count: count)
+        entryOfBin.withUnsafeBufferPointer { entryOfBin in
+            bins.withUnsafeBufferPointer { bins in
+                indices.withUnsafeMutableBufferPointer { indices in
+                    for i in 0..<count { indices[i] = entryOfBin[Int(bins[i])] }
+                }
+            }
+        }
+        return (palette, indices)
     }
 }
 
