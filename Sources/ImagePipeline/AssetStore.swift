@@ -71,15 +71,8 @@ public final class AssetStore {
     let loader: any AssetLoading
     private var pending: [Int: (completion: (Result<CellImage, ImageError>) -> Void, cancellable: Cancellable)] = [:]
     private var failures: [PreparedImageKey: ImageError] = [:]
-    /// Failures that may pass (``ImageError/isTransient``) in a row, by key, until one
-    /// succeeds: the backoff doubles with each.
-    private var interruptedInARow: [PreparedImageKey: Int] = [:]
-    /// Interrupted failures delivered since the last ``retryInterrupted(now:)``, which
-    /// stamps their time to ask again (the store has no clock of its own).
-    private var interruptedUnstamped: [PreparedImageKey] = []
-    /// When each interrupted failure is forgotten and its photo asked for again.
-    private var retryAt: [PreparedImageKey: Duration] = [:]
-    private var earliestRetry: Duration?
+    /// When the failures that may pass (``ImageError/isTransient``) are forgotten.
+    private var interrupted = InterruptedRetries()
     /// Interrupted failures forgotten so far, to be asked for again.
     public private(set) var retries = 0
     private var nextRequest = 0
@@ -150,7 +143,7 @@ public final class AssetStore {
     /// 2 s, doubled each time, at most a minute (a server that keeps failing costs one
     /// request a minute per photo someone looks at).
     public static func retryDelay(afterFailures failures: Int) -> Duration {
-        .seconds(min(60, 2 << min(max(failures - 1, 0), 5)))
+        InterruptedRetries.delay(afterFailures: failures)
     }
 
     /// Forgets the interrupted failures (``ImageError/interrupted(path:reason:)``) whose
@@ -159,21 +152,8 @@ public final class AssetStore {
     /// the first call after it was delivered: call this every frame (it is O(1) while
     /// nothing is due).
     public func retryInterrupted(now: Duration) -> [PreparedImageKey] {
-        if !interruptedUnstamped.isEmpty {
-            for key in interruptedUnstamped where failures[key]?.isTransient == true {
-                let at = now + Self.retryDelay(afterFailures: interruptedInARow[key, default: 1])
-                retryAt[key] = at
-                earliestRetry = min(earliestRetry ?? at, at)
-            }
-            interruptedUnstamped.removeAll(keepingCapacity: true)
-        }
-        guard let earliest = earliestRetry, now >= earliest else { return [] }
-        let due = retryAt.filter { $0.value <= now }.map(\.key)
-        for key in due {
-            retryAt[key] = nil
-            failures[key] = nil
-        }
-        earliestRetry = retryAt.values.min()
+        let due = interrupted.due(now: now).filter { failures[$0]?.isTransient == true }
+        for key in due { failures[key] = nil }
         retries += due.count
         return due
     }
@@ -316,14 +296,10 @@ public final class AssetStore {
                 // the presenter) is cached when that is handed over (below), not before.
                 case .success(let image):
                     if !image.hasTerminalPayload { cacheAndDeleteEvicted(image, for: completion.key) }
-                    interruptedInARow[completion.key] = nil
+                    interrupted.arrived(completion.key)
                 case .failure(let error):
                     failures[completion.key] = error
-                    // Once per failure, however many requests shared it.
-                    if error.isTransient, retryAt[completion.key] == nil, !interruptedUnstamped.contains(completion.key) {
-                        interruptedInARow[completion.key, default: 0] += 1
-                        interruptedUnstamped.append(completion.key)
-                    }
+                    if error.isTransient { interrupted.failed(completion.key) }
                 }
             }
             backlog += arrived
@@ -382,14 +358,14 @@ public final class AssetStore {
     /// True when the next `deliverCompletions(limit:)` may have something to do (never
     /// waits for a worker): a frame loop that wants to sleep asks this first.
     public var hasWorkForMainThread: Bool {
-        !backlog.isEmpty || !unsubmitted.isEmpty || !interruptedUnstamped.isEmpty || loader.inbox.mayHaveMessages || loader.hasDueCompletions
+        !backlog.isEmpty || !unsubmitted.isEmpty || interrupted.hasUnstamped || loader.inbox.mayHaveMessages || loader.hasDueCompletions
     }
 
     /// When a scripted loader's next completion falls due (threads wake the loop through the
     /// mailbox's `WakeSignal` instead), or an interrupted photo is to be asked for again,
     /// whichever is first.
     public var nextDueTime: Duration? {
-        guard let retry = earliestRetry else { return loader.nextDueTime }
+        guard let retry = interrupted.earliest else { return loader.nextDueTime }
         return min(loader.nextDueTime ?? retry, retry)
     }
 

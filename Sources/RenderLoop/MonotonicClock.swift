@@ -21,9 +21,11 @@ public enum SleepStrategy: Sendable, Hashable, CustomStringConvertible {
 public final class MonotonicClock: FrameClock {
     /// How it sleeps until a tick.
     public let strategy: SleepStrategy
-    /// The time slice the sleeping thread asks for while it sleeps, and the one it asks for
-    /// again once awake (nil: the kernel's default): see ``init(strategy:wakeSlice:runSlice:)``.
+    /// The time slice the thread asks for while it sleeps to a tick (nil: none asked):
+    /// see ``init(strategy:wakeSlice:runSlice:)``.
     public let wakeSlice: Duration?
+    /// The slice it asks for again once awake, when it asked for ``wakeSlice`` (nil: the
+    /// kernel's default).
     public let runSlice: Duration?
     private let origin: Duration
 
