@@ -148,6 +148,21 @@ import Testing
         #expect(store.nextDueTime == nil)
     }
 
+    /// The detail view's photo, interrupted once, says "will retry" over its placeholder and
+    /// arrives after the backoff with no key pressed (its size shown, the mark gone).
+    @Test func anInterruptedDetailPhotoIsAskedForAgain() throws {
+        let simulation = try GridSimulation(GridSimulation.options(nil, seconds: 60), interruptedAttempts: 1)
+        simulation.run(until: .seconds(4))  // the grid's thumbnails have failed once and arrived
+        simulation.backend.type([.enter])
+        simulation.run(until: .seconds(5))
+        let detail = try #require(simulation.app.screen.detail)
+        #expect(detail.failure == "will retry" && detail.isPlaceholder)
+        #expect(simulation.screen.contains("will retry"))
+        simulation.run(until: .seconds(8))
+        #expect(detail.failure == nil && !detail.isPlaceholder)
+        #expect(!simulation.screen.contains("will retry") && simulation.screen.contains(" cells"), "detail:\n\(simulation.screen)")
+    }
+
     /// An idle grid sleeps between the attempts and wakes for each retry: nothing else
     /// would draw a frame (no HUD, no key), so every photo arriving proves the wake.
     @Test func anIdleGridWakesToAskForInterruptedPhotosAgain() throws {
