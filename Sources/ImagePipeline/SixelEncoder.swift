@@ -207,18 +207,13 @@ public enum SixelEncoder {
 
     /// `value` (≥ 0) in decimal digits, as string interpolation would write it, without a string.
     private static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
-        if value < 10 { return out.append(UInt8(ascii: "0") + UInt8(value)) }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
+        var divisor = 1
+        while divisor <= value / 10 { divisor *= 10 }
         var rest = value
-        withUnsafeMutableBytes(of: &digits) { digits in
-            while rest > 0 {
-                digits[count] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                count += 1
-            }
-            for i in stride(from: count - 1, through: 0, by: -1) { out.append(digits[i]) }
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest / divisor))
+            rest %= divisor
+            divisor /= 10
         }
     }
 
