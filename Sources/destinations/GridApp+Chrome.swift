@@ -77,7 +77,7 @@ extension GridApp {
         let cache = store.cacheCounters, loads = store.counters
         canvas.draw("cells prepared: in commit \(view.cellsPreparedInCommit)  in idle time \(view.cellsPreparedIdle)  live \(view.liveCellCount)   prefetch batches \(view.prefetchBatches)  cancels \(view.cancelBatches)",
                     at: Point(x: box.x + 2, y: box.y + 3), width: width, style: panel)
-        canvas.draw("cache \(cache.hits) hits  \(cache.misses) misses  \(cache.evictions) evicted  \(cache.bytes >> 10) KiB of \(store.cacheLimit >> 20) MiB   downloads \(store.pendingCount) pending  \(loads.prepared) prepared  \(loads.failed) failed",
+        canvas.draw("cache \(cache.hits) hits  \(cache.misses) misses  \(cache.evictions) evicted  \(cache.bytes >> 10) KiB of \(store.cacheLimit >> 20) MiB   downloads \(store.pendingCount) pending  \(loads.prepared) prepared  \(loads.failed) failed (\(store.retries) asked again)",
                     at: Point(x: box.x + 2, y: box.y + 4), width: width, style: panel)
     }
 
