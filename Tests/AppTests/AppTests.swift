@@ -241,7 +241,12 @@ import Testing
         let second = Tmux(stateHome: first.stateHome)
         defer { second.stop() }
         try second.start(command, columns: 160, rows: 48)
-        let again = try second.waitFor { $0.contains("s sort (region)") && $0.contains("Yellow blossom") && $0.contains("♥ 7965 · liked") }
+        // The place is back once the region order is applied and the view has gone to the
+        // selected post: Young grass (Meadow) is then far away. Before that, the first screen
+        // in catalogue order shows Yellow blossom too, and a key there acts on another post.
+        let again = try second.waitFor {
+            $0.contains("s sort (region)") && $0.contains("Yellow blossom") && $0.contains("♥ 7965 · liked") && !$0.contains("Young grass")
+        }
         #expect(again.contains("s sort (region)") && again.contains("♥ 7965 · liked"), "the order and the like came back:\n\(again)")
         // The selection came back too: `L` takes the like of the selected post back.
         try second.keys("L")
