@@ -58,7 +58,7 @@ struct SixelBench: ParsableCommand {
                 let started = ContinuousClock.now
                 for source in sources { _ = converter.convert(source, columns: columns, rows: rows) }
                 let elapsed = ContinuousClock.now - started
-                passes.append((Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000) / Double(sources.count))
+                passes.append(elapsed.milliseconds / Double(sources.count))
             }
             return passes.sorted()[passes.count / 2]
         }
@@ -84,7 +84,7 @@ struct SixelBench: ParsableCommand {
                 for strip in SixelEncoder.strips(of: thumbnail, cellHeight: cellHeight, colors: 128) { all += strip }
             }
             let elapsed = ContinuousClock.now - started
-            passes.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
+            passes.append(elapsed.milliseconds)
             digest = MD5.hex(all)
         }
         let median = passes.sorted()[passes.count / 2]
