@@ -11,6 +11,11 @@ ask) and its parts, what a person waited (visible_time_to_image p95), transfers,
 a cancel per cancelled transfer, and the server's count of transfers of one URL at the same
 time (duplicates). `--tls`: the server speaks HTTPS with
 HTTP/2 under a certificate made for the run (openssl), which the app is told to trust.
+`--beside-simulated`: after each seed's feed run, the same fling (posts, seed, stress,
+duration, app arguments) over the simulated network, no server: the baseline issue 25's
+targets name ("what the simulated source gives today"), measured in the same session and
+alternated with the feed seed by seed; its hitches, commit and placeholders are printed
+beside the feed's.
 """
 import argparse
 import json
@@ -41,6 +46,7 @@ def main():
     parser.add_argument("--duration", type=float, default=6)
     parser.add_argument("--app", default=APP, help="the app binary (another build, to compare)")
     parser.add_argument("--tls", action="store_true", help="HTTPS with HTTP/2 (a certificate made for the run)")
+    parser.add_argument("--beside-simulated", action="store_true", help="each seed also flings the simulated network (no server), for comparison")
     parser.add_argument("--app-args", default="", help="more arguments for the app, e.g. \"--frame-slice-us 0\" (the kernel's default slice)")
     options = parser.parse_args()
     tls_server, tls_app = [], []
@@ -82,6 +88,16 @@ def main():
             "duplicates": stats["overlappingSameURL"],
             "abandoned_at_server": stats["abandoned"],
         }
+        if options.beside_simulated:
+            simulated = subprocess.run([options.app, "--scenario", "fling", "--posts", str(options.posts), "--duration", str(options.duration), "--refresh-rate", "120",
+                                        "--seed", str(seed), "--stress", str(options.stress), "--report", "json", *shlex.split(options.app_args)],
+                                       capture_output=True, text=True, env=dict(os.environ, COLUMNS="160", LINES="48"))
+            if simulated.returncode != 0:
+                sys.exit(f"feed_bench: simulated seed {seed} exited {simulated.returncode}: {simulated.stderr[-2000:]}")
+            baseline = json.loads(simulated.stdout)
+            row["simulated_hitches"] = baseline["hitches"]
+            row["simulated_commit_p99_ms"] = baseline["commit_ms"]["p99"]
+            row["simulated_placeholders_pct"] = baseline["placeholder_cell_frames_pct"]
         rows.append(row)
         print(f"seed {seed}: " + ", ".join(f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}" for k, v in row.items()), flush=True)
     print(f"\nmedian (worst) over {len(rows)} runs, {options.posts} posts, latency {options.latency} ms, {options.bandwidth} KB/s, stress {options.stress}"
@@ -90,6 +106,8 @@ def main():
         values = [row[key] for row in rows]
         worst = min(values) if key in ("pages", "transfers") else max(values)
         print(f"  {key}: {statistics.median(values):.2f} ({worst:.2f})")
+    print(f"  runs with a hitch: {sum(1 for row in rows if row['hitches'] > 0)} of {len(rows)}"
+          + (f" (simulated network: {sum(1 for row in rows if row['simulated_hitches'] > 0)} of {len(rows)})" if options.beside_simulated else ""))
 
 
 if __name__ == "__main__":

@@ -73,25 +73,28 @@ extension GridApp {
         }
     }
 
+    /// The saved place is no longer sought: found, out of reach, or the person moved on first.
+    func stopSeekingSavedPlace() {
+        placeToFind = nil
+        feed?.pagesToTheEnd = false
+    }
+
     var currentPlace: StateStore.Place {
         StateStore.Place(post: stateKey(of: screen.state.selected), filter: screen.state.filter, sort: screen.state.sortOrder.rawValue)
     }
 
     /// Selects the saved post once the grid shows it; gives up when it cannot come (the
-    /// whole list is shown without it, or a feed has been read far enough).
+    /// whole list is shown without it, or a feed has been read far enough). A key that acts
+    /// on the grid before then ends the search too (``GridEffect/actsOnTheShownGrid``).
     private func findPlace(_ key: String, at time: Duration) {
         if let id = post(forStateKey: key), screen.source.indexPath(for: id) != nil, !screen.isQuerying {
-            placeToFind = nil
-            feed?.pagesToTheEnd = false
+            stopSeekingSavedPlace()
             for effect in screen.state.select(id, in: screen.contents) { apply(effect, at: time) }
             somethingHappened = true
             return
         }
         if let feed {
-            if feed.pager.hasEnded || feed.pager.pages >= Self.placeSearchPages {
-                placeToFind = nil
-                feed.pagesToTheEnd = false
-            }
+            if feed.pager.hasEnded || feed.pager.pages >= Self.placeSearchPages { stopSeekingSavedPlace() }
         } else if screen.hasLoadedAll && !screen.isQuerying {
             placeToFind = nil
         }

@@ -329,6 +329,9 @@ final class GridApp: TerminalFrameDelegate {
         let filter = screen.state.filter
         let effects = screen.state.handle(key, in: screen.contents)
         if screen.state.filter != filter { filterKeysWaiting.append(clock.now) }
+        // A key pressed while the saved place is still sought (a sort being applied, a feed
+        // paging on to it) wins: before the effects, which may page on themselves (`G`).
+        if placeToFind != nil, effects.contains(where: \.actsOnTheShownGrid) { stopSeekingSavedPlace() }
         for effect in effects { apply(effect, at: time) }
     }
 

@@ -212,4 +212,14 @@ enum GridEffect: Equatable {
     case closeDetail
     case toggleIdleWork
     case toggleRefreshRate
+
+    /// Whether the person acted on the grid as shown: moved, scrolled, ordered, filtered,
+    /// opened or liked a post. The saved place is then no longer gone back to (the grid
+    /// would jump away from what they just did).
+    var actsOnTheShownGrid: Bool {
+        switch self {
+        case .requery, .selectionMoved, .fling, .scroll, .wheel, .page, .scrollToTop, .scrollToBottom, .liked, .openDetail: true
+        case .relayout, .repaint, .reconfigure, .closeDetail, .toggleIdleWork, .toggleRefreshRate: false
+        }
+    }
 }

@@ -23,7 +23,7 @@ struct GridSimulation {
     /// `interruptedAttempts` N, each photo's first N attempts fail as a server's 500 would
     /// (``ImageError/interrupted(path:reason:)``).
     init(_ options: GridOptions, rows: Int = 48, columns: Int = 160, showsHUD: Bool = false, capability: ColorCapability = .palette256,
-         interruptedAttempts: Int = 0) throws {
+         interruptedAttempts: Int = 0, personal: PersonalState? = nil) throws {
         let loaded = try options.loadCatalogue()
         backend = TestBackend(rows: rows, columns: columns, capability: capability)
         clock = VirtualClock()
@@ -58,7 +58,7 @@ struct GridSimulation {
                           let id = KittyGraphics.nextID()
                           return .success(CellImage(kittyImage: id, columns: key.columns, rows: key.rows, pixels: 2,
                                                     transmission: KittyGraphics.transmission(png: Self.smallPNG, id: id, columns: key.columns, rows: key.rows)))
-                      }), showsHUD: showsHUD)
+                      }), showsHUD: showsHUD, personal: personal)
     }
 
     static let smallPNG = (try? PNGCodec.encode(PixelBuffer(width: 2, height: 1, bytes: [200, 0, 0, 255, 0, 200, 0, 255]))) ?? []
