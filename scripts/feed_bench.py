@@ -7,7 +7,8 @@ Each run starts destinations-feed (release) on a free loopback port with the pre
 beforehand (kept in .build/feed-previews; the first run of a new size makes them all, which
 takes minutes), then flings the app over it headless at 120 Hz, 160x48, for 6 s. Prints each
 run and the median (worst) of: hitches, commit p99, placeholders, time to image p95 (from each
-ask) and its parts, what a person waited (visible_time_to_image p95), transfers, bytes after
+ask) and its parts, how many hitches were late commits whose own work would have fit (the
+thread waited for a core: FrameRecord.isHitchFromWaiting), what a person waited (visible_time_to_image p95), transfers, bytes after
 a cancel per cancelled transfer, and the server's count of transfers of one URL at the same
 time (duplicates). `--tls`: the server speaks HTTPS with
 HTTP/2 under a certificate made for the run (openssl), which the app is told to trust.
@@ -75,7 +76,7 @@ def main():
         network = report["network"]
         cancelled = network["cancelled_in_flight"]
         row = {
-            "hitches": report["hitches"], "commit_p50_ms": report["commit_ms"]["p50"], "commit_p99_ms": report["commit_ms"]["p99"],
+            "hitches": report["hitches"], "hitches_from_waiting": report["hitches_by_kind"]["commit_from_waiting"], "commit_p50_ms": report["commit_ms"]["p50"], "commit_p99_ms": report["commit_ms"]["p99"],
             "placeholders_pct": report["placeholder_cell_frames_pct"],
             "time_to_image_p95_ms": (network["time_to_image_ms"] or {}).get("p95", 0),
             "visible_time_to_image_p95_ms": (network["visible_time_to_image_ms"] or {}).get("p95", 0),
@@ -96,6 +97,7 @@ def main():
                 sys.exit(f"feed_bench: simulated seed {seed} exited {simulated.returncode}: {simulated.stderr[-2000:]}")
             baseline = json.loads(simulated.stdout)
             row["simulated_hitches"] = baseline["hitches"]
+            row["simulated_hitches_from_waiting"] = baseline["hitches_by_kind"]["commit_from_waiting"]
             row["simulated_commit_p99_ms"] = baseline["commit_ms"]["p99"]
             row["simulated_placeholders_pct"] = baseline["placeholder_cell_frames_pct"]
         rows.append(row)

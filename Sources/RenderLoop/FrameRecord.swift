@@ -30,6 +30,21 @@ public struct FrameRecord: Sendable, Hashable {
     public var terminalBehind = false
     /// The period of the tick, counted as terminal hitch time when `terminalBehind`.
     public var period: Duration = .zero
+    /// The CPU time the frame loop's thread spent from `commitStart` to `commitEnd` (the
+    /// clock's ``FrameClock/threadCPUTime``); less than ``commitDuration`` by the time it
+    /// waited for a core.
+    public var commitCPU: Duration = .zero
+    /// The frame's own work, counted from its tick: the previous frame's idle work that ran
+    /// past the tick (all of it, on the wall clock), what waiting for the tick did after it
+    /// on the CPU, and the commit's CPU time. Where the thread's CPU time cannot be split
+    /// from waiting, this counts the waiting as work.
+    public var workFromTick: Duration = .zero
+
+    /// A late commit whose own work would have fit between its tick and its deadline: the
+    /// frame was late because its thread waited (woke late, or was preempted mid-commit by
+    /// another thread holding the core), not because it did too much. On a busy machine
+    /// these are the kernel's to give; the others are the app's to fix.
+    public var isHitchFromWaiting: Bool { isHitch && tick + workFromTick <= deadline }
 
     /// How long the commit took.
     public var commitDuration: Duration { commitEnd - commitStart }

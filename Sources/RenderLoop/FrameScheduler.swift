@@ -156,6 +156,7 @@ public final class FrameScheduler {
         applyPendingRate()
         let tickIndex = nextTickIndex
         let tickTime = tick(tickIndex)
+        let waitStart = clock.now, waitStartCPU = clock.threadCPUTime
         delegate.waitForTick(tickTime, on: clock)
         var behind = delegate.isOutputBehind(at: tickTime)
         if keepsLaunchFrameApart && launchFrame != nil && !launchDelivered {
@@ -164,11 +165,16 @@ public final class FrameScheduler {
         }
 
         let info = FrameInfo(index: frameIndex, tick: tickTime, deadline: tick(tickIndex + 1), refreshRate: refreshRate)
-        let commitStart = clock.now
+        let commitStart = clock.now, commitStartCPU = clock.threadCPUTime
         delegate.drainMailbox(for: info)
         let drainEnd = clock.now
         delegate.commit(info)
-        let commitEnd = clock.now
+        let commitEnd = clock.now, commitCPU = clock.threadCPUTime - commitStartCPU
+        // The frame's own work from its tick (FrameRecord.workFromTick): idle work that ran
+        // past the tick, the CPU the wait used once the tick had passed (at most), the commit.
+        let overrun = max(waitStart - tickTime, .zero)
+        let waitedPastTick = max(commitStart - max(tickTime, waitStart), .zero)
+        let workFromTick = overrun + min(commitStartCPU - waitStartCPU, waitedPastTick) + commitCPU
         delegate.deliverCommittedFrame()
         commitPredictor.record(max(commitEnd - commitStart - delegate.catchUpWorkInLastCommit, .zero))
 
@@ -186,6 +192,8 @@ public final class FrameScheduler {
         )
         record.terminalBehind = behind
         record.period = refreshRate.period
+        record.commitCPU = commitCPU
+        record.workFromTick = workFromTick
         if keepsLaunchFrameApart && launchFrame == nil { launchFrame = record } else { meter.record(record) }
         return record
     }

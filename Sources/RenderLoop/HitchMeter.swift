@@ -41,6 +41,9 @@ public struct HitchMeter: Sendable {
     public var hitches: Int { commitHitches + terminalHitches }
     /// Commits that ended after their deadline.
     public private(set) var commitHitches = 0
+    /// Of those, the ones whose own work would have fit: their thread waited for a core
+    /// (``FrameRecord/isHitchFromWaiting``).
+    public private(set) var commitHitchesFromWaiting = 0
     /// Runs of consecutive frames at whose tick the terminal had not taken the frame before.
     public private(set) var terminalHitches = 0
     /// Frames at whose tick the terminal was behind (each a period of terminal hitch time).
@@ -86,6 +89,7 @@ public struct HitchMeter: Sendable {
         frames += 1
         if frame.isHitch {
             commitHitches += 1
+            if frame.isHitchFromWaiting { commitHitchesFromWaiting += 1 }
             commitHitchTime += frame.hitchTime
         }
         if frame.terminalBehind {
@@ -170,7 +174,7 @@ public struct HitchMeter: Sendable {
             maximum = .nanoseconds(histogram.maximum)
         }
         return HitchReport(
-            frames: frames, commitHitches: commitHitches, terminalHitches: terminalHitches,
+            frames: frames, commitHitches: commitHitches, commitHitchesFromWaiting: commitHitchesFromWaiting, terminalHitches: terminalHitches,
             commitHitchTime: commitHitchTime, terminalHitchTime: terminalHitchTime,
             terminalBehindFrames: terminalBehindFrames, duration: activeSpan,
             skippedTicks: skippedTicks, idleJobs: idleJobs, idleWorkTime: idleWorkTime,
@@ -186,6 +190,9 @@ public struct HitchReport: Sendable, Hashable {
     public let frames: Int
     /// Frames whose commit ended after their deadline.
     public let commitHitches: Int
+    /// Of those, the ones whose own work would have fit: the thread waited for a core
+    /// (``FrameRecord/isHitchFromWaiting``).
+    public let commitHitchesFromWaiting: Int
     /// Runs of frames at whose tick the terminal had not taken the frame before.
     public let terminalHitches: Int
     /// How late the late commits were, added up.

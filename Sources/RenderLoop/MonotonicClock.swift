@@ -46,6 +46,9 @@ public final class MonotonicClock: FrameClock {
 
     public var now: Duration { Platform.monotonicNow() - origin }
 
+    /// The calling thread's CPU clock (`CLOCK_THREAD_CPUTIME_ID`).
+    public var threadCPUTime: Duration { Platform.threadCPUNow() }
+
     public func sleep(until deadline: Duration) {
         switch strategy {
         case .absolute:

@@ -18,7 +18,7 @@ public enum ChromeTrace {
         for frame in records {
             events.append(slice(
                 "commit", category: "frame", tid: 1, start: frame.commitStart, end: frame.commitEnd,
-                args: "\"frame\":\(frame.index),\"deadline_ms\":\(ms(frame.deadline)),\"drain_ms\":\(ms(frame.drainEnd - frame.commitStart))"
+                args: "\"frame\":\(frame.index),\"deadline_ms\":\(ms(frame.deadline)),\"drain_ms\":\(ms(frame.drainEnd - frame.commitStart)),\"cpu_ms\":\(ms(frame.commitCPU))"
             ))
             for job in frame.idleJobs {
                 events.append(slice(
@@ -29,7 +29,7 @@ public enum ChromeTrace {
             if frame.isHitch {
                 events.append(slice(
                     "hitch", category: "hitch", tid: 2, start: frame.deadline, end: frame.presentedAt,
-                    args: "\"frame\":\(frame.index),\"hitch_ms\":\(ms(frame.hitchTime)),\"skipped_ticks\":\(frame.skippedTicks)"
+                    args: "\"frame\":\(frame.index),\"hitch_ms\":\(ms(frame.hitchTime)),\"skipped_ticks\":\(frame.skippedTicks),\"work_from_tick_ms\":\(ms(frame.workFromTick)),\"from_waiting\":\(frame.isHitchFromWaiting)"
                 ))
             }
             if frame.terminalBehind {

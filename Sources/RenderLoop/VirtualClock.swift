@@ -9,11 +9,26 @@ public final class VirtualClock: FrameClock {
     public private(set) var sleeps = 0
     /// The time those sleeps covered.
     public private(set) var sleptTime: Duration = .zero
+    /// The time ``preempt(for:)`` let pass without work.
+    public private(set) var preemptedTime: Duration = .zero
+    private let start: Duration
 
     /// A clock at `start` that moves only when told (or slept on).
     public init(startingAt start: Duration = .zero) {
         now = start
+        self.start = start
     }
+
+    /// Time passes while the thread waits for a core that another thread holds (a
+    /// preemption, a wake-up the kernel served late): no CPU is used.
+    public func preempt(for duration: Duration) {
+        precondition(duration >= .zero, "VirtualClock.preempt(for:) needs a duration >= 0, got \(duration)")
+        now += duration
+        preemptedTime += duration
+    }
+
+    /// Everything that was neither a sleep nor a ``preempt(for:)``.
+    public var threadCPUTime: Duration { now - start - sleptTime - preemptedTime }
 
     /// Charges `cost` of simulated work to the clock.
     public func advance(by cost: Duration) {

@@ -118,7 +118,7 @@ struct GridReport {
             ("duration_s", number(durationS)),
             ("frames", "\(hitch.frames)"),
             ("hitches", "\(hitch.hitches)"),
-            ("hitches_by_kind", "{\"commit\":\(hitch.commitHitches),\"terminal\":\(hitch.terminalHitches)}"),
+            ("hitches_by_kind", "{\"commit\":\(hitch.commitHitches),\"commit_from_waiting\":\(hitch.commitHitchesFromWaiting),\"terminal\":\(hitch.terminalHitches)}"),
             ("hitch_time_by_kind_ms", "{\"commit\":\(number(hitch.commitHitchTime.milliseconds)),\"terminal\":\(number(hitch.terminalHitchTime.milliseconds))}"),
             ("terminal", "{\"behind_frames\":\(hitch.terminalBehindFrames),\"coalesced_frames\":\(output.coalescedFrames),\"launch_ticks\":\(launchOutputTicks),"
                 + "\"drain_bytes_per_s\":{\"p50\":\(output.drainMedian.map { number($0, 0) } ?? "null"),\"min\":\(output.drainMinimum.map { number($0, 0) } ?? "null"),\"samples\":\(output.drainSamples)},"
@@ -167,7 +167,7 @@ struct GridReport {
         let rate = fixed(refreshRateHz, refreshRateHz == refreshRateHz.rounded() ? 0 : 2)
         return """
         destinations: \(hitch.frames) frames at \(rate) Hz in \(fixed(durationS, 2)) s\(scenario.map { ", scenario \($0)" } ?? ""), prefetch \(prefetch ? "on" : "off"), images \(images), \(posts) posts, \(workers) image workers (\(workerPriority) priority)\(stress > 0 ? ", \(stress) busy threads" : "")
-        hitches \(hitch.hitches) (commit \(hitch.commitHitches), terminal \(hitch.terminalHitches)), hitch time \(fixed(hitch.totalHitchTime.milliseconds, 1)) ms, hitch ratio \(fixed(hitch.hitchRatio, 2)) ms/s (\(hitch.band.rawValue))
+        hitches \(hitch.hitches) (commit \(hitch.commitHitches), terminal \(hitch.terminalHitches)), hitch time \(fixed(hitch.totalHitchTime.milliseconds, 1)) ms, hitch ratio \(fixed(hitch.hitchRatio, 2)) ms/s (\(hitch.band.rawValue))\(hitch.commitHitches > 0 ? "; \(hitch.commitHitchesFromWaiting) of the late commits waited for a core" : "")
         terminal behind at \(hitch.terminalBehindFrames) ticks, \(output.coalescedFrames) frames coalesced, at most \(output.pendingBytesMax) bytes waiting\(output.drainMedian.map { ", took \(fixed($0 / 1000, 0)) KB/s while behind (slowest \(fixed((output.drainMinimum ?? 0) / 1000, 0)))" } ?? "")
         commit p50 \(fixed(hitch.commitP50.milliseconds, 3)) ms, p95 \(fixed(hitch.commitP95.milliseconds, 3)) ms, p99 \(fixed(hitch.commitP99.milliseconds, 3)) ms, max \(fixed(hitch.commitMax.milliseconds, 3)) ms
         cells prepared in commit \(cellsPreparedInCommit), in idle time \(cellsPreparedIdle); prefetch batches \(prefetchBatches), cancels \(prefetchCancels); placeholders \(fixed(placeholderCellFramesPct, 1)) % of cell-frames
