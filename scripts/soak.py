@@ -175,7 +175,7 @@ def drive(binary, arguments, seconds, rng, csv, phase, started, reference_after=
         if now >= next_sample:
             rss = rss_mb(pid)
             text = screen()
-            hud = re.search(r"hitches (\d+) commit (\d+) terminal\s+([\d.]+) ms/s", text)
+            hud = re.search(r"hitches (\d+) commit(?: \(\d+ waited for a core\))? (\d+) terminal\s+([\d.]+) ms/s", text)
             cache = re.search(r"(\d+) KiB of \d+ MiB", text)
             size = tmux("display-message", "-p", "-t", "soak", "#{window_width}x#{window_height}", check=False).strip()
             row = (f"{now - started:.1f}", phase, f"{rss:.1f}" if rss else "", size,

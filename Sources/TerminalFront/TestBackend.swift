@@ -34,6 +34,9 @@ public final class TestBackend: TerminalBackend {
     /// Cells the last frame wrote (what the diff found changed).
     public private(set) var cellsWrittenInLastFrame = 0
     public var isHungUp = false
+    /// Called as the frame loop waits for its next tick (before it sleeps): a test lets
+    /// virtual time pass there without work, as a thread that wakes late would see it.
+    public var whileWaitingForTick: (() -> Void)?
     /// ``end()`` was called.
     public private(set) var hasEnded = false
     private var keys: [Key] = []
@@ -132,7 +135,7 @@ public final class TestBackend: TerminalBackend {
     public func noteOptionalBytesHeldBack() { pacing.noteHeldBack() }
 
     /// Time is the caller's: the link drains as its clock advances.
-    public func waitForOutput(until deadline: Duration, now: () -> Duration) {}
+    public func waitForOutput(until deadline: Duration, now: () -> Duration) { whileWaitingForTick?() }
     public func deliverOutput() {}
 
     public func optionalBytesPerFrame(hertz: Double, ceiling: Int) -> Int {

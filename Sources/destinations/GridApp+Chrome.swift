@@ -65,7 +65,9 @@ extension GridApp {
         let band: Color = switch meter.band { case .good: theme.good; case .warning: theme.warning; case .critical: theme.critical }
         let width = box.width - 4
         var x = box.x + 2
-        x += canvas.draw("hitches \(meter.commitHitches) commit \(meter.terminalHitches) terminal  ", at: Point(x: x, y: box.y + 1), style: panel)
+        // A late commit that only waited for a core (D-070) is the machine's, not the app's.
+        let waited = meter.commitHitchesFromWaiting > 0 ? " (\(meter.commitHitchesFromWaiting) waited for a core)" : ""
+        x += canvas.draw("hitches \(meter.commitHitches) commit\(waited) \(meter.terminalHitches) terminal  ", at: Point(x: x, y: box.y + 1), style: panel)
         x += canvas.draw("\(fixed(meter.hitchRatio, 2)) ms/s \(meter.band.rawValue)", at: Point(x: x, y: box.y + 1),
                          style: CellStyle(foreground: band, background: panel.background, bold: true))
         let recentP99 = meter.recentCommitPercentile(0.99, last: Int(frame.refreshRate.hertz.rounded()))
