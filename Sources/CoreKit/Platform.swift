@@ -17,6 +17,18 @@ public enum FileDescriptor {
     }
 }
 
+/// The calling thread's CPU clock (`CLOCK_THREAD_CPUTIME_ID`; not in the vDSO, a system call
+/// of well under a microsecond): beside a wall clock it tells running from waiting for a
+/// core, for the frame loop's hitches (D-070) and the image workers' rescue (D-063).
+public enum ThreadCPUClock {
+    /// The CPU time the calling thread has used since it started.
+    public static var now: Duration {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
+    }
+}
+
 /// Linux's `SCHED_BATCH` class for the background threads the frame loop wakes mid-frame (a
 /// data source's queue, a page's or a transfer's task): the same share of the CPU as a
 /// normal thread, but waking one never preempts the thread running, so it waits for the

@@ -61,10 +61,10 @@ final class WorkerPool<Context>: Sendable {
                 priority.forThread(index).applyToCurrentThread()
                 let context = makeContext()
                 while let job = self.next() {
-                    let wall = DispatchTime.now().uptimeNanoseconds, cpu = Platform.currentThreadCPUNanoseconds
+                    let wall = DispatchTime.now().uptimeNanoseconds, cpu = UInt64(ThreadCPUClock.now.nanoseconds)
                     job(context)
                     let end = DispatchTime.now().uptimeNanoseconds
-                    if Self.ranFreely(wall: end &- wall, cpu: Platform.currentThreadCPUNanoseconds &- cpu) {
+                    if Self.ranFreely(wall: end &- wall, cpu: UInt64(ThreadCPUClock.now.nanoseconds) &- cpu) {
                         queue.withLock { state in
                             state.lastFreeRunAt = end
                             state.starved = false

@@ -46,8 +46,8 @@ public final class MonotonicClock: FrameClock {
 
     public var now: Duration { Platform.monotonicNow() - origin }
 
-    /// The calling thread's CPU clock (`CLOCK_THREAD_CPUTIME_ID`).
-    public var threadCPUTime: Duration { Platform.threadCPUNow() }
+    /// The calling thread's CPU clock (``ThreadCPUClock``).
+    public var threadCPUTime: Duration { ThreadCPUClock.now }
 
     public func sleep(until deadline: Duration) {
         switch strategy {

@@ -4,21 +4,13 @@ import Glibc
 import Darwin
 #endif
 
-/// The C library calls of RenderLoop, in one place: the monotonic clock, the thread's CPU
-/// clock and the absolute sleep behind ``MonotonicClock``. No other file of the target imports libc.
+/// The C library calls of RenderLoop, in one place: the monotonic clock and the absolute
+/// sleep behind ``MonotonicClock``. No other file of the target imports libc.
 enum Platform {
     /// `CLOCK_MONOTONIC` now, since an arbitrary fixed point (boot).
     static func monotonicNow() -> Duration {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
-        return .seconds(ts.tv_sec) + .nanoseconds(ts.tv_nsec)
-    }
-
-    /// The CPU time the calling thread has used (`CLOCK_THREAD_CPUTIME_ID`): not vDSO, a
-    /// system call of well under a microsecond.
-    static func threadCPUNow() -> Duration {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
         return .seconds(ts.tv_sec) + .nanoseconds(ts.tv_nsec)
     }
 

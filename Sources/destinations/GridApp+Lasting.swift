@@ -96,7 +96,7 @@ extension GridApp {
         if let feed {
             if feed.pager.hasEnded || feed.pager.pages >= Self.placeSearchPages { stopSeekingSavedPlace() }
         } else if screen.hasLoadedAll && !screen.isQuerying {
-            placeToFind = nil
+            stopSeekingSavedPlace()
         }
     }
 }
