@@ -63,7 +63,7 @@ def run_one(env, binary, graphics, rate, seed, seconds, stress, home, scenario, 
         return {"error": f"no report: {error}"}
     return {
         "graphics": graphics, "rate": rate, "seed": seed,
-        "hitch_ratio": data["hitch_ratio_ms_per_s"], "commit_hitches": data["hitches_by_kind"]["commit"],
+        "hitch_ratio": data["hitch_ratio_ms_per_s"], "commit_hitches": data["hitches_by_kind"]["commit"], "commit_from_waiting": data["hitches_by_kind"]["commit_from_waiting"],
         "terminal_hitches": data["hitches_by_kind"]["terminal"], "behind": data["terminal"]["behind_frames"],
         "coalesced": data["terminal"]["coalesced_frames"], "drain_p50": data["terminal"]["drain_bytes_per_s"]["p50"],
         "p99": data["commit_ms"]["p99"], "max": data["commit_ms"]["max"], "frames": data["frames"],
@@ -106,7 +106,7 @@ def main():
                     print(json.dumps(result), flush=True)
                     if "error" not in result:
                         runs.append(result)
-                figures = {key: summary(runs, key) for key in ["hitch_ratio", "commit_hitches", "terminal_hitches", "coalesced", "p99", "max", "drain_p50", "placeholders", "bytes_per_frame", "settle_p50", "settle_max"]}
+                figures = {key: summary(runs, key) for key in ["hitch_ratio", "commit_hitches", "commit_from_waiting", "terminal_hitches", "coalesced", "p99", "max", "drain_p50", "placeholders", "bytes_per_frame", "settle_p50", "settle_max"]}
                 print(json.dumps({"summary": f"{options.terminal} {options.scenario} {graphics} {rate} Hz{' stress ' + str(options.stress) if options.stress else ''}", "runs": len(runs), **figures}), flush=True)
     finally:
         server.terminate()
