@@ -46,7 +46,7 @@ public final class MonotonicClock: FrameClock {
 
     public var now: Duration { Platform.monotonicNow() - origin }
 
-    /// The calling thread's CPU clock (``ThreadCPUClock``).
+    /// The calling thread's CPU clock (CoreKit's `ThreadCPUClock`).
     public var threadCPUTime: Duration { ThreadCPUClock.now }
 
     public func sleep(until deadline: Duration) {
