@@ -87,7 +87,7 @@ let package = Package(
         // index in SQLite through GRDB; a cap enforced on write).
         .target(name: "HTTPCache", dependencies: ["CoreKit", "FeedFormat", .product(name: "GRDB", package: "GRDB.swift")]),
         // What the person did that must last: likes, their outbox, the place (SQLite, D-051).
-        .target(name: "SavedState", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "SavedState", dependencies: ["CoreKit", .product(name: "GRDB", package: "GRDB.swift")]),
 
         // A feed to browse on loopback (Hummingbird): the bundled posts or a photo folder as a
         // Mastodon timeline, with a network shaped by flags. Not linked into the app.
@@ -160,7 +160,7 @@ let package = Package(
         .testTarget(name: "ArchitectureTests"),
         // The grid in-process on a virtual clock and a TestBackend (exact figures), and
         // end to end: the built binary headless and in tmux.
-        .testTarget(name: "AppTests", dependencies: ["destinations", "CoreKit", "CellCanvas", "DestinationsModel", "ImagePipeline", "RenderLoop", "TerminalFront"]),
+        .testTarget(name: "AppTests", dependencies: ["destinations", "CoreKit", "CellCanvas", "DestinationsModel", "ImagePipeline", "RenderLoop", "TerminalFront", "TestSupport", "FeedFormat"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,9 +1,10 @@
 // Everything the handler does is async-signal-safe: it writes a reset sequence prepared in
 // advance (synchronized output off, plain attributes, mouse reporting off, cursor shown,
 // alternate screen left), puts the saved termios back with tcsetattr, writes one line
-// naming the signal, then gives the signal to whoever had it before: Swift's runtime
-// backtracer, which then prints on a normal screen, or the default action, so the exit
-// status and any core dump stay honest. SIGQUIT (Ctrl-\) goes to the default action: one
+// naming the signal, then calls whoever had the signal before (Swift's runtime
+// backtracer, which prints on the normal screen), and ends the process with the signal's
+// default action, whether it came from a fault or from kill(2), so the exit status and any
+// core dump stay honest. SIGQUIT (Ctrl-\) goes to the default action: one
 // line, exit status 131, no backtrace. endwin() is not safe here: a crash inside ncurses
 // or malloc would deadlock or garble it.
 #define _GNU_SOURCE
@@ -38,8 +39,19 @@ static const char *line_for(int sig) {
     }
 }
 
+/// Calls whoever had `sig` before this handler was installed (Swift's runtime backtracer),
+/// as a chained handler, on this same signal frame: it prints its backtrace on the normal
+/// screen the reset left. Nothing when that was the default action or ignoring.
+static void run_previous_action(int sig, siginfo_t *info, void *context) {
+    const struct sigaction *previous = &previous_actions[sig];
+    if (previous->sa_flags & SA_SIGINFO) {
+        if (previous->sa_sigaction != NULL) previous->sa_sigaction(sig, info, context);
+    } else if (previous->sa_handler != SIG_DFL && previous->sa_handler != SIG_IGN && previous->sa_handler != NULL) {
+        previous->sa_handler(sig);
+    }
+}
+
 static void handler(int sig, siginfo_t *info, void *context) {
-    (void)context;
     // The signal may be handled on a worker while the main thread goes on writing frames:
     // their descriptor is pointed at /dev/null first, so nothing lands after the reset.
     if (frames_fd >= 0) {
@@ -54,20 +66,22 @@ static void handler(int sig, siginfo_t *info, void *context) {
     const char *line = line_for(sig);
     ignored = write(STDERR_FILENO, line, strlen(line));
     (void)ignored;
-    // The previous action back in place; a signal sent by kill or raise is raised again
-    // (delivered when this handler returns), a fault is left to happen again on return.
     // Ctrl-\ is a person quitting, not a crash: the default action (exit 131), without
     // Swift's backtracer and its report.
-    if (sig == SIGQUIT) {
-        struct sigaction default_action;
-        memset(&default_action, 0, sizeof default_action);
-        default_action.sa_handler = SIG_DFL;
-        sigaction(sig, &default_action, NULL);
-    } else {
-        sigaction(sig, &previous_actions[sig], NULL);
-    }
-    // SIGQUIT from the keyboard has si_code SI_KERNEL but does not recur: raised too.
-    if (sig == SIGQUIT || info == NULL || info->si_code <= 0) raise(sig);
+    if (sig != SIGQUIT) run_previous_action(sig, info, context);
+    // Then the process ends with the signal, whoever sent it. The previous handler (Swift's
+    // backtracer) returns once it has printed; a handler that returns from a fault sees it
+    // happen again, but one that returns from a signal sent by kill(2) or raise(3) would
+    // resume the program (issue 43: the app went back to its frame loop after `kill -SEGV`).
+    // So the default action goes in place and the signal is raised again: pending while this
+    // handler runs, it is delivered on return and ends the process (a fault that recurs on
+    // return ends it the same way), with the signal's status and any core dump.
+    struct sigaction default_action;
+    memset(&default_action, 0, sizeof default_action);
+    default_action.sa_handler = SIG_DFL;
+    sigemptyset(&default_action.sa_mask);
+    sigaction(sig, &default_action, NULL);
+    raise(sig);
 }
 
 void terminal_restore_save(int fd) {

@@ -137,3 +137,77 @@ enum Platform {
         while read(descriptor, &buffer, buffer.count) > 0 {}
     }
 }
+
+/// Folders and files only the person reads (issue 43): the state, the HTTP cache and the
+/// account file hold what someone did, every URL fetched and a token. Made with modes 0700
+/// and 0600 whatever the umask, and checked at every open: one found looser (made by an
+/// older version, by hand, under another umask) is put right, and the repair is said, so
+/// the person learns that what it held may have been read.
+public enum PrivateFiles {
+    /// Why a private folder or file could not be had.
+    public struct Failure: Error, CustomStringConvertible {
+        /// One line, naming the path and the system's reason.
+        public let description: String
+    }
+
+    /// Makes `path` a folder of mode 0700, with any missing parents (also 0700); an existing
+    /// one that others may read or enter is made 0700. Returns a line for each repair.
+    @discardableResult
+    public static func folder(_ path: String) throws(Failure) -> [String] {
+        var info = stat()
+        if stat(path, &info) != 0 {
+            let parent = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+            if !parent.isEmpty, stat(parent, &info) != 0 { try folder(parent) }
+            guard mkdir(path, 0o700) == 0 || errno == EEXIST else { throw Failure(description: "cannot make \(path): \(reason())") }
+            // mkdir's mode is cut by the umask; a umask that cuts the owner's bits is put right too.
+            _ = chmod(path, 0o700)
+            return []
+        }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw Failure(description: "\(path) is not a folder") }
+        return try repair(path, mode: info.st_mode, to: 0o700)
+    }
+
+    /// Makes `path` a file of mode 0600 when it is missing (empty: its writer fills it), and
+    /// one that others may read 0600. Returns a line for each repair.
+    @discardableResult
+    public static func file(_ path: String) throws(Failure) -> [String] {
+        var info = stat()
+        if stat(path, &info) != 0 {
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else { throw Failure(description: "cannot make \(path): \(reason())") }
+            _ = fchmod(descriptor, 0o600)
+            FileDescriptor.close(descriptor)
+            return []
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw Failure(description: "\(path) is not a plain file") }
+        return try repair(path, mode: info.st_mode, to: 0o600)
+    }
+
+    /// Each of `paths` that exists made private as ``file(_:)`` does (a database's `-wal` and
+    /// `-shm` beside it); missing ones are left missing.
+    @discardableResult
+    public static func existingFiles(_ paths: [String]) -> [String] {
+        var repairs: [String] = []
+        for path in paths {
+            var info = stat()
+            guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            repairs += (try? repair(path, mode: info.st_mode, to: 0o600)) ?? []
+        }
+        return repairs
+    }
+
+    private static func repair(_ path: String, mode: mode_t, to wanted: mode_t) throws(Failure) -> [String] {
+        let permissions = mode & 0o777
+        guard permissions != wanted else { return [] }
+        guard chmod(path, wanted) == 0 else { throw Failure(description: "cannot make \(path) private: \(reason())") }
+        guard permissions & 0o077 != 0 else { return [] }  // only the owner's bits differed: nothing was exposed
+        return ["\(path) could be read by others (mode \(octal(permissions))); it is \(octal(wanted)) now"]
+    }
+
+    private static func octal(_ mode: mode_t) -> String {
+        let digits = String(mode, radix: 8)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
+    private static func reason() -> String { String(cString: strerror(errno)) }
+}

@@ -119,7 +119,7 @@ public struct Catalogue: Sendable {
         entries = []
         photoPaths = [:]
         showsWholePhotosFirst = true
-        region = folder.standardizedFileURL.lastPathComponent
+        region = PlainText.clean(folder.standardizedFileURL.lastPathComponent)
     }
 
     /// A feed's catalogue before its first page: posts are added by ``appendFeedPosts(_:)``.
@@ -127,7 +127,7 @@ public struct Catalogue: Sendable {
         entries = []
         photoPaths = [:]
         showsWholePhotosFirst = true
-        region = name
+        region = PlainText.clean(name)
         isFeed = true
     }
 
@@ -177,14 +177,15 @@ public struct Catalogue: Sendable {
             switch PhotoSniffer.kind(ofFileAt: path) {
             case .success:
                 let id = entries.count + 1
-                let title = (name as NSString).deletingPathExtension.replacingOccurrences(of: "_", with: " ").replacingOccurrences(of: "-", with: " ")
+                // A file name is anyone's text: terminal-safe before it is a title (issue 43).
+                let title = PlainText.clean((name as NSString).deletingPathExtension.replacingOccurrences(of: "_", with: " ").replacingOccurrences(of: "-", with: " "))
                 entries.append(Entry(id: id, title: title, region: region, numberOfLikes: Int(Self.stableHash(name) % 5000), assetID: "\(id)"))
                 photoPaths["\(id)"] = path
                 added += 1
             case .failure(let rejection) where rejection.reason == PhotoSniffer.folderReason:
                 continue
             case .failure(let rejection):
-                skippedFiles.append(SkippedFile(name: name, reason: rejection.reason))
+                skippedFiles.append(SkippedFile(name: PlainText.clean(name), reason: rejection.reason))
             }
         }
         return added

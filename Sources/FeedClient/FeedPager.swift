@@ -55,6 +55,9 @@ public final class FeedPager: Sendable {
         var attempt = 0
         var pages = 0
         var task: Task<Void, Never>?
+        /// Every page asked for: a `next` that names one of them ends paging (a server whose
+        /// `Link` points back would otherwise be paged for ever; issue 43).
+        var seen: Set<String> = []
     }
 
     /// A pager whose first page is `url` (its `limit` set to ``pageSize`` unless it has one).
@@ -123,7 +126,7 @@ public final class FeedPager: Sendable {
         done.wait()
         switch result.withLock({ $0 })! {
         case .success(let arrival):
-            accept(arrival)
+            accept(arrival, from: url)
             return arrival
         case .failure(let error):
             state.withLock { $0.loading = false }
@@ -131,13 +134,15 @@ public final class FeedPager: Sendable {
         }
     }
 
-    private func accept(_ arrival: FeedPageArrival) {
+    private func accept(_ arrival: FeedPageArrival, from url: String) {
         state.withLock { state in
             state.loading = false
             state.attempt = 0
             state.pages += 1
-            state.next = arrival.page.next
-            state.ended = arrival.page.next == nil
+            state.seen.insert(url)
+            let next = arrival.page.next.flatMap { state.seen.contains($0) ? nil : $0 }
+            state.next = next
+            state.ended = next == nil
         }
     }
 
@@ -145,7 +150,7 @@ public final class FeedPager: Sendable {
         while !Task.isCancelled {
             do throws(FetchError) {
                 let arrival = try await Self.page(url, fetcher: fetcher)
-                accept(arrival)
+                accept(arrival, from: url)
                 events.post(.arrived(arrival))
                 return
             } catch {
@@ -159,7 +164,8 @@ public final class FeedPager: Sendable {
                     events.post(.failed(error, retryIn: nil))
                     return
                 }
-                let delay = Self.backoff(attempt: attempt)
+                // The server's Retry-After, when it gave one, over our own backoff.
+                let delay = max(Self.backoff(attempt: attempt), error.retryAfter ?? .zero)
                 events.post(.failed(error, retryIn: delay))
                 try? await Task.sleep(for: delay)
             }
@@ -176,8 +182,11 @@ public final class FeedPager: Sendable {
         let started = ContinuousClock.now
         let body = try await fetcher.fetchCached(url, headers: [("Accept", "application/json")], limit: pageLimit, deadline: pageDeadline,
                                                  authorized: true, offline: true)
-        let page: TimelinePage
+        var page: TimelinePage
         do { page = try TimelinePage.parse(body.bytes, link: body.header("Link")) } catch { throw .notATimeline(error) }
+        // A relative target is resolved against the response's own URL, after redirects (RFC
+        // 8288 § 3.2; RFC 3986 § 5); one that is not http(s) then ends paging.
+        page.next = page.next.flatMap { Self.resolve($0, against: body.url) }
         var placeholders: [String: Blurhash.Grid] = [:]
         for post in page.posts {
             if let hash = post.blurhash, let grid = Blurhash.decode(hash, width: placeholderSize.width, height: placeholderSize.height) {
@@ -186,6 +195,13 @@ public final class FeedPager: Sendable {
         }
         return FeedPageArrival(page: page, placeholders: placeholders, latency: ContinuousClock.now - started, bodyBytes: body.bytes.count,
                                offlineSince: body.offlineSince, fetchedAt: body.fetchedAt)
+    }
+
+    /// `target` as an absolute http(s) URL, relative to `base`; nil when it is not one.
+    public static func resolve(_ target: String, against base: String) -> String? {
+        guard let resolved = URL(string: target, relativeTo: URL(string: base))?.absoluteURL,
+              let scheme = resolved.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
+        return resolved.absoluteString
     }
 
     /// `url` with `limit=40` added when it names no limit.

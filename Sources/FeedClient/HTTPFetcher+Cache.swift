@@ -44,7 +44,9 @@ extension HTTPFetcher {
             return resuming ? try await fetchResuming(url, limit: limit, deadline: deadline, onBytes: onBytes)
                             : try await fetch(url, headers: extra, limit: limit, deadline: deadline, authorized: authorized, onBytes: onBytes)
         }
-        let request = HTTPFields(extra + (authorized ? token.map { [("Authorization", "Bearer \($0)")] } ?? [] : []))
+        // The request's fields as the server sees them, for `Vary` (the cache keeps a digest
+        // of a credential, never the credential).
+        let request = HTTPFields(extra + (authorized ? credential?.authorization(for: url).map { [("Authorization", $0)] } ?? [] : []))
         let sent = now()
         guard let stored = cache.lookup(url: url, request: request) else {
             let answer = resuming ? try await fetchResuming(url, limit: limit, deadline: deadline, onBytes: onBytes)
@@ -88,7 +90,9 @@ extension HTTPFetcher {
     /// then left for ``fetchCached(_:headers:limit:deadline:authorized:resuming:offline:onBytes:)``).
     public func keptFresh(_ url: String, headers extra: [(String, String)] = [], authorized: Bool = false) -> FetchedBody? {
         guard let cache else { return nil }
-        let request = HTTPFields(extra + (authorized ? token.map { [("Authorization", "Bearer \($0)")] } ?? [] : []))
+        // The request's fields as the server sees them, for `Vary` (the cache keeps a digest
+        // of a credential, never the credential).
+        let request = HTTPFields(extra + (authorized ? credential?.authorization(for: url).map { [("Authorization", $0)] } ?? [] : []))
         guard let stored = cache.head(url: url, request: request),
               case .fresh = CachePolicy.use(status: stored.status, response: stored.fields, requestTime: stored.requestTime,
                                             responseTime: stored.responseTime, now: now()),

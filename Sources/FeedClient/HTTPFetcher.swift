@@ -22,9 +22,21 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     case unreachable(host: String, reason: String)
     case timedOut(host: String)
     case status(Int, message: String?)
+    /// A 429 or 503 that said when to ask again (`Retry-After`, seconds or an HTTP-date):
+    /// nothing is asked of that server before then (issue 43).
+    case throttled(Int, retryAfter: Duration, message: String?)
     case tooLarge(limit: Int)
     case tooManyRedirects
     case redirectNotWeb(String)
+    /// A POST answered with a redirect: not followed (a write is never replayed to where a
+    /// server points, with the token and the Idempotency-Key; issue 43).
+    case redirectedWrite(to: String)
+    /// A 2xx whose body is not what the request's answer must be (a like's answer that is
+    /// not the status, or does not say it is liked): the write is not counted as done.
+    case unexpectedAnswer(String)
+    /// The TLS handshake failed: an untrusted or mismatched certificate, or a server that
+    /// offers nothing newer than TLS 1.1.
+    case insecure(host: String, reason: String)
     /// The connection ended before the body did (a reset, a lying Content-Length).
     case cutShort(received: Int)
     /// The body came whole but is not what was asked for (a web page, broken JSON).
@@ -34,13 +46,19 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .badURL: "not an http(s) URL"
-        case let .unreachable(host, reason): "cannot reach \(host) (\(reason))"
-        case .timedOut(let host): "\(host) did not answer in time"
-        case let .status(code, message?): "the server answered \(code): \(message)"
+        case let .unreachable(host, reason): "cannot reach \(shown(host)) (\(shown(reason)))"
+        case .timedOut(let host): "\(shown(host)) did not answer in time"
+        case let .status(code, message?): "the server answered \(code): \(shown(message))"
         case let .status(code, nil): "the server answered \(code)"
+        case let .throttled(code, retryAfter, message):
+            "the server answered \(code)\(message.map { ": " + shown($0) } ?? ""), and asks to wait \(Int((retryAfter / .seconds(1)).rounded(.up))) s"
         case .tooLarge(let limit): "the response is larger than \(limit / 1024) KiB"
         case .tooManyRedirects: "too many redirects"
         case .redirectNotWeb(let url): "a redirect to \(shown(url)), which is not http(s)"
+        case .redirectedWrite(let url): "the server redirected the request to \(shown(url)); a write is not sent again elsewhere"
+        case .unexpectedAnswer(let what): "the server's answer was not \(shown(what))"
+        case let .insecure(host, reason):
+            "no secure connection to \(shown(host)): \(shown(reason, limit: 600)) (a server of your own: --trust-certificate FILE trusts its certificate)"
         case .cutShort(let received): "the connection dropped after \(received) bytes"
         case .notATimeline(let error): error.description
         case .cancelled: "cancelled"
@@ -53,16 +71,40 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unreachable, .timedOut, .cutShort: true
         // JSON cut short is what a dropped connection without a Content-Length leaves.
         case .notATimeline(.malformedJSON): true
-        case .status(let code, _): code >= 500 || code == 429 || code == 408
+        case .status(let code, _): code >= 500 || code == 429 || code == 408 || code == 425
+        case .throttled: true
         default: false
         }
     }
+
+    /// How long the server asked to be left alone (`Retry-After` on a 429 or 503), if it did.
+    public var retryAfter: Duration? {
+        if case .throttled(_, let wait, _) = self { return wait }
+        return nil
+    }
+
+    /// The longest `Retry-After` honoured: a server that asks for days is asked again in an
+    /// hour (the person can always ask sooner).
+    public static let longestRetryAfter: Duration = .seconds(3600)
+
+    /// A `Retry-After` value (delta-seconds, or an HTTP-date read against `now`, seconds
+    /// since 1970) as a wait, capped at ``longestRetryAfter``; nil when it is neither.
+    public static func retryAfter(_ value: String, now: Int64) -> Duration? {
+        let text = value.trimmingCharacters(in: .whitespaces)
+        if !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) {
+            guard let seconds = Int64(text.prefix(12)) else { return longestRetryAfter }
+            return min(.seconds(seconds), longestRetryAfter)
+        }
+        guard let date = HTTPDate.parse(text) else { return nil }
+        return min(.seconds(max(0, date - now)), longestRetryAfter)
+    }
 }
 
-/// A URL or server text as a message may show it: terminal-safe, at most 120 characters.
-private func shown(_ text: String) -> String {
+/// A URL or server text as a message may show it: terminal-safe (the one sanitiser), at
+/// most `limit` characters.
+private func shown(_ text: String, limit: Int = 120) -> String {
     let safe = PlainText.clean(text)
-    return safe.count > 120 ? String(safe.prefix(119)) + "…" : safe
+    return safe.count > limit ? String(safe.prefix(limit - 1)) + "…" : safe
 }
 
 /// A response read whole (within its limit).
@@ -91,7 +133,9 @@ public struct FetchedBody: Sendable {
 /// back through a ``Mailbox``.
 ///
 /// Redirects are followed here, not by the client: at most ``maximumRedirects``, never to
-/// a scheme other than http(s), never in a loop. Every body is read as a stream and
+/// a scheme other than http(s), never in a loop, never for a POST (a
+/// ``FetchError/redirectedWrite(to:)``). The token goes only to its ``Credential``'s origin,
+/// hop by hop. TLS 1.2 is the oldest spoken. Every body is read as a stream and
 /// abandoned past its limit; a whole request has a deadline, so a server that trickles
 /// (slow loris) ends in a time-out, not a hang.
 public final class HTTPFetcher: Sendable {
@@ -114,7 +158,8 @@ public final class HTTPFetcher: Sendable {
         group.next().execute { _ = WorkerPriority.low.applyToCurrentThread() }
         return group
     }()
-    let token: String?
+    /// The token and the one origin it may be sent to.
+    let credential: Credential?
     let userAgent: String
     /// Body bytes received, all requests (what the report counts as network bytes).
     let received = Lock(0)
@@ -128,7 +173,8 @@ public final class HTTPFetcher: Sendable {
     let now: @Sendable () -> Int64
     let cacheTally = Lock(CacheTally())
 
-    /// `token`: sent as `Authorization: Bearer` to the feed's host only. `trust`: a PEM
+    /// `credential`: its token sent as `Authorization: Bearer` to its origin only (requests
+    /// made `authorized`, each hop checked). `trust`: a PEM
     /// certificate to trust besides the system's (a server of your own, a test's).
     /// `cache`: responses kept between runs as RFC 9111 allows; `now`: the clock their ages
     /// are read on (seconds since 1970). `connectionsPerHost`: HTTP/1.1 connections open to
@@ -136,11 +182,14 @@ public final class HTTPFetcher: Sendable {
     /// (`TransferPolicy.connections`), or the transfers past it wait in the client's own
     /// first-come queue, where no priority reaches them (HTTP/2 carries them all as streams
     /// of one connection).
-    public init(token: String? = nil, userAgent: String = "destinations", trust: String? = nil, connectTimeout: Duration = .seconds(5),
+    public init(credential: Credential? = nil, userAgent: String = "destinations", trust: String? = nil, connectTimeout: Duration = .seconds(5),
                 connectionsPerHost: Int = TransferPolicy().connections, cache: DiskCache? = nil, now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) throws {
         self.cache = cache
         self.now = now
         var tls = TLSConfiguration.makeClientConfiguration()
+        // TLS 1.0 and 1.1 are deprecated (RFC 8996): a server that offers nothing newer gets
+        // no request, and no token (issue 43; curl refuses them too).
+        tls.minimumTLSVersion = .tlsv12
         if let trust {
             do {
                 tls.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMFile(trust))]
@@ -155,7 +204,7 @@ public final class HTTPFetcher: Sendable {
         client = HTTPClient(eventLoopGroupProvider: .shared(Self.group), configuration: configuration)
         configuration.connectionPool.retryConnectionEstablishment = false
         failFastClient = HTTPClient(eventLoopGroupProvider: .shared(Self.group), configuration: configuration)
-        self.token = token
+        self.credential = credential
         self.userAgent = userAgent
     }
 
@@ -189,6 +238,10 @@ public final class HTTPFetcher: Sendable {
         try await readBody(head.response, limit: limit, host: head.host, until: started + deadline, onBytes: onBytes, into: &bytes)
         let status = Int(head.response.status.code)
         guard (200..<300).contains(status) || status == 304 else {
+            if status == 429 || status == 503, let value = head.response.headers.first(name: "Retry-After"),
+               let wait = FetchError.retryAfter(value, now: now()) {
+                throw .throttled(status, retryAfter: wait, message: Self.serverMessage(bytes))
+            }
             throw .status(status, message: Self.serverMessage(bytes))
         }
         return FetchedBody(status: status, headers: head.response.headers.map { ($0.name, $0.value) }, bytes: bytes, url: head.url)
@@ -214,7 +267,9 @@ public final class HTTPFetcher: Sendable {
             var request = HTTPClientRequest(url: current)
             request.method = method == .get ? .GET : .POST
             request.headers.add(name: "User-Agent", value: userAgent)
-            if authorized, let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+            if authorized, let authorization = credential?.authorization(for: current) {
+                request.headers.add(name: "Authorization", value: authorization)
+            }
             for (name, value) in extra { request.headers.add(name: name, value: value) }
             requests.withLock { $0 += 1 }
             let response: HTTPClientResponse
@@ -228,6 +283,9 @@ public final class HTTPFetcher: Sendable {
             if (300..<400).contains(status), status != 304, let location = response.headers.first(name: "Location") {
                 // Drain nothing: the connection is dropped with the response.
                 guard let next = URL(string: location, relativeTo: parsed)?.absoluteString else { throw .redirectNotWeb(location) }
+                // A write is not replayed where the server points (curl and browsers turn a
+                // 301/302/303 POST into a GET, and keep it a POST for 307/308: neither is a like).
+                if method == .post { throw .redirectedWrite(to: next) }
                 guard seen.insert(next).inserted else { throw .tooManyRedirects }
                 current = next
                 continue
@@ -267,6 +325,9 @@ public final class HTTPFetcher: Sendable {
 
     static func translate(_ error: any Error, host: String) -> FetchError {
         if error is CancellationError || Task.isCancelled { return .cancelled }
+        if error is NIOSSLError || error is NIOSSLExtraError || error is BoringSSLError {
+            return .insecure(host: host, reason: "\(error)")
+        }
         if let client = error as? HTTPClientError {
             switch client {
             case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout: return .timedOut(host: host)

@@ -24,7 +24,8 @@ public enum LikeOutboxEvent: Sendable {
 /// long as it takes: no network, a time-out, a 5xx. A 5xx is never rolled back: the server
 /// may have taken the like before it failed (the answer is what was lost), and only the
 /// same key sent again tells it apart without acting twice. A refusal (a 4xx other than
-/// 408 and 429) rolls the like back. Runs on a task below the frame loop; the main thread
+/// 408 and 429) rolls the like back, and so do a redirect (a POST is never followed
+/// elsewhere) and a 2xx whose body is not the status liked as asked. Runs on a task below the frame loop; the main thread
 /// hands it nothing but a ``wake()``.
 public final class LikeOutbox: Sendable {
     public static let sendDeadline: Duration = .seconds(15)
@@ -117,7 +118,7 @@ public final class LikeOutbox: Sendable {
                 if case .cancelled = error { return }
                 if error.isTransient {
                     let attempts = (try? store.failed(entry, reason: error.description)) ?? entry.attempts + 1
-                    let delay = backoff(attempts)
+                    let delay = max(backoff(attempts), error.retryAfter ?? .zero)
                     events.post(.waiting(entry, error, retryIn: delay))
                     try? await Task.sleep(for: delay)
                     continue
@@ -132,8 +133,13 @@ public final class LikeOutbox: Sendable {
     private func send(_ entry: StateStore.OutboxEntry) async throws(FetchError) {
         guard let id = entry.post.addingPercentEncoding(withAllowedCharacters: .alphanumerics) else { throw .badURL(entry.post) }
         let url = statusesURL + id + (entry.favourite ? "/favourite" : "/unfavourite")
-        _ = try await fetcher.fetch(url, method: .post, headers: [("Idempotency-Key", entry.idempotencyKey), ("Accept", "application/json")],
-                                    limit: 1 << 20, deadline: Self.sendDeadline, authorized: true, failFast: true)
+        let answer = try await fetcher.fetch(url, method: .post, headers: [("Idempotency-Key", entry.idempotencyKey), ("Accept", "application/json")],
+                                             limit: 1 << 20, deadline: Self.sendDeadline, authorized: true, failFast: true)
+        // Sent means the server answered with the status, liked or not as asked: a 200 with
+        // anything else (a web page, garbage, the other state) is not a like taken (issue 43).
+        guard FavouriteAnswer.favourited(in: answer.bytes) == entry.favourite else {
+            throw .unexpectedAnswer(entry.favourite ? "the status, favourited" : "the status, not favourited")
+        }
     }
 
     /// `https://host/api/v1/statuses/` for a timeline at `https://host/…/api/v1/timelines/…`

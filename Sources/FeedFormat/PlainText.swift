@@ -1,11 +1,18 @@
-/// Text from a server made safe to draw in a terminal cell: one line, no control characters.
+/// Text from outside this program made safe to show in a terminal: the one sanitiser.
 ///
-/// A status's `content` is HTML and its other fields are free text from strangers; any of
-/// them may carry an escape sequence meant for the reader's terminal (a title that
-/// recolours the screen, moves the cursor or sets the window title). Every C0 and C1
-/// control character (ESC and CSI among them) and DEL is dropped, so what is left of such
-/// a sequence is plain, visible text; line breaks and tabs become spaces, and runs of
-/// white space one space.
+/// A status's `content` is HTML and its other fields are free text from strangers; a URL,
+/// a host name, a server's error message, a file name in a photo folder may all carry an
+/// escape sequence meant for the reader's terminal (a title that recolours the screen,
+/// moves the cursor, sets the window title, or puts text on the clipboard with OSC 52).
+/// Every C0 and C1 control character (ESC and CSI among them) and DEL is dropped, so what is
+/// left of such a sequence is plain, visible text; so are the characters that change how
+/// text around them reads without being seen: bidirectional controls (overrides,
+/// embeddings, isolates, marks; "Trojan Source"), invisible formatting characters and tag
+/// characters (``isUnsafe(_:)``). ZWJ and ZWNJ stay: emoji sequences and Persian need them.
+///
+/// ``clean(_:)`` makes one line (a cell's title, a host in a message); ``cleanLines(_:)``
+/// keeps line breaks and tabs (a message of several lines, the exit summary): every path
+/// that prints text that did not come from this program uses one of the two.
 public enum PlainText {
     /// `text` as one terminal-safe line.
     public static func clean(_ text: String) -> String {
@@ -16,11 +23,24 @@ public enum PlainText {
                 pendingSpace = !out.isEmpty
                 continue
             }
-            if isControl(scalar) { continue }
+            if isUnsafe(scalar) { continue }
             if pendingSpace {
                 out.append(" ")
                 pendingSpace = false
             }
+            out.append(scalar)
+        }
+        return String(out)
+    }
+
+    /// `text` made safe for a terminal, line breaks (`\n`) and tabs kept: everything else
+    /// ``isUnsafe(_:)`` names is dropped, and a carriage return too (it would move the
+    /// cursor back over what was written).
+    /// - Complexity: O(n); text with nothing to drop is returned as it was.
+    public static func cleanLines(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0 != "\n" && $0 != "\t" && isUnsafe($0) }) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars where scalar == "\n" || scalar == "\t" || !isUnsafe(scalar) {
             out.append(scalar)
         }
         return String(out)
@@ -144,10 +164,23 @@ public enum PlainText {
             || scalar == "\u{85}" || scalar == "\u{A0}" || scalar == "\u{2028}" || scalar == "\u{2029}"
     }
 
-    /// C0, DEL and C1 controls (ESC, CSI and the rest), and the bidirectional overrides
-    /// that would reorder the cells around them.
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
-            || (0x2066...0x2069).contains(scalar.value)
+    /// What a terminal must never receive from outside: C0, DEL and C1 controls (ESC, CSI,
+    /// OSC and the rest); the bidirectional controls (U+061C, LRM and RLM, the embeddings
+    /// and overrides U+202A–U+202E, the isolates U+2066–U+2069), which would reorder the
+    /// cells around them; invisible characters that show nothing and hide text (soft
+    /// hyphen, U+115F/U+1160 Hangul fillers, U+180E, zero-width space, word joiner and
+    /// invisible operators U+2060–U+2064, deprecated format controls U+206A–U+206F,
+    /// U+3164, U+FEFF, U+FFA0, interlinear annotations U+FFF9–U+FFFB); and the tag
+    /// characters U+E0000–U+E007F, which carry hidden ASCII.
+    public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        if value >= 0x20 && value < 0x7F { return false }  // printable ASCII: the common case
+        switch value {
+        case 0..<0x20, 0x7F...0x9F: return true
+        case 0xAD, 0x61C, 0x115F, 0x1160, 0x180E, 0x200B, 0x200E, 0x200F, 0x3164, 0xFEFF, 0xFFA0: return true
+        case 0x202A...0x202E, 0x2060...0x2064, 0x2066...0x206F, 0xFFF9...0xFFFB: return true
+        case 0xE0000...0xE007F: return true
+        default: return false
+        }
     }
 }

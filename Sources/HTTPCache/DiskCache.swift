@@ -49,14 +49,19 @@ public final class DiskCache: Sendable {
     private let folder: URL
     private let index: CacheIndex
     private let state: Lock<(sequence: Int64, counters: Counters)>
+    /// What opening found readable by others and made private (one line each, for the app
+    /// to say): the folder is 0700 and its files 0600 whatever the umask (issue 43).
+    public let repairs: [String]
 
-    /// The cache in `folder` (made if missing), holding at most `capacity` bytes of bodies.
-    /// Files no row names (a write cut short by a crash) are deleted.
+    /// The cache in `folder` (made if missing, mode 0700), holding at most `capacity` bytes
+    /// of bodies. Files no row names (a write cut short by a crash) are deleted.
     public init(folder: String, capacity: Int) throws {
         self.capacity = max(0, capacity)
         self.folder = URL(fileURLWithPath: folder, isDirectory: true)
-        try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
-        index = try CacheIndex(path: self.folder.appendingPathComponent("index.sqlite").path)
+        let indexPath = self.folder.appendingPathComponent("index.sqlite").path
+        // The index file made 0600 before SQLite opens it: its -wal and -shm take its mode.
+        repairs = try PrivateFiles.folder(folder) + PrivateFiles.file(indexPath) + PrivateFiles.existingFiles([indexPath + "-wal", indexPath + "-shm"])
+        index = try CacheIndex(path: indexPath)
         let (rows, sequence, bytes) = try index.database.read { db in
             (try String.fetchSet(db, sql: "SELECT body FROM entry"),
              try Int64.fetchOne(db, sql: "SELECT MAX(used) FROM entry") ?? 0,
@@ -218,13 +223,35 @@ public final class DiskCache: Sendable {
 
     // MARK: Keys and encodings
 
+    /// The row's key: the URL, and for a response with `Vary` the request's values of those
+    /// fields. A credential (`Authorization`, `Cookie`, `Proxy-Authorization`) stands there as
+    /// a digest, never as itself: a `Vary: Authorization` response keeps one copy per
+    /// account without the token reaching the disk (issue 43).
     static func key(url: String, vary: [String], request: HTTPFields) -> String {
-        vary.isEmpty ? url : url + "\n" + CachePolicy.secondaryKey(names: vary, request: request)  // a URL holds no newline
+        guard !vary.isEmpty else { return url }
+        var request = request
+        for name in credentialFields {
+            let values = request.values(name)
+            guard !values.isEmpty else { continue }
+            request.set(name, "digest " + MD5.hex(Array(values.joined(separator: "\n").utf8)))
+        }
+        return url + "\n" + CachePolicy.secondaryKey(names: vary, request: request)  // a URL holds no newline
     }
+
+    /// Request fields that carry a credential.
+    static let credentialFields = ["authorization", "cookie", "proxy-authorization"]
+
+    /// Response fields never written to disk: what a server would have a client send back
+    /// as a credential (a private cache has no use for them on a stored copy).
+    static let unkeptResponseFields = ["set-cookie", "set-cookie2", "authentication-info", "proxy-authentication-info"]
 
     static func names(_ vary: String) -> [String] { vary.split(separator: "\n").map(String.init) }
 
-    static func data(_ fields: HTTPFields) -> Data { (try? JSONEncoder().encode(fields)) ?? Data() }
+    static func data(_ fields: HTTPFields) -> Data {
+        var kept = fields
+        for name in unkeptResponseFields { kept.set(name, nil) }
+        return (try? JSONEncoder().encode(kept)) ?? Data()
+    }
 
     static func fields(_ data: Data) -> HTTPFields { (try? JSONDecoder().decode(HTTPFields.self, from: data)) ?? HTTPFields() }
 }

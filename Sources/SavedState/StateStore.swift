@@ -1,3 +1,4 @@
+import CoreKit
 import Foundation
 import GRDB
 
@@ -67,15 +68,19 @@ public final class StateStore: Sendable {
     public let path: String
     let database: StateDatabase
     public let now: @Sendable () -> Int64
+    /// What opening found readable by others and made private (one line each, for the app to
+    /// say): the folder is 0700 and the database 0600 whatever the umask (issue 43).
+    public let repairs: [String]
 
     /// Opens (or makes) `folder/state.sqlite`. `now`: seconds since 1970 (a test's clock).
     public init(folder: String, now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) throws(StateError) {
         path = (folder as NSString).appendingPathComponent("state.sqlite")
         self.now = now
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            // The database file made 0600 before SQLite opens it: its -wal and -shm take its mode.
+            repairs = try PrivateFiles.folder(folder) + PrivateFiles.file(path) + PrivateFiles.existingFiles([path + "-wal", path + "-shm"])
         } catch {
-            throw StateError("cannot make the state folder \(folder): \(Self.reason(error))")
+            throw StateError("cannot make the state folder \(folder): \(error.description)")
         }
         do { database = try StateDatabase(path: path) } catch {
             throw StateError("cannot open the state database \(path): \(Self.reason(error)) (--no-state runs without it)")

@@ -44,10 +44,14 @@ final class FeedSession {
     private let probeAnswers = Mailbox<Bool>()
     private var probing = false
 
-    init(url: String, token: String?, trust: String?, wake: WakeSignal?, cache: DiskCache? = nil) throws {
+    init(url: String, token: String?, allowHTTPToken: Bool = false, trust: String?, wake: WakeSignal?, cache: DiskCache? = nil) throws {
         self.url = url
+        let credential: Credential?
+        do { credential = try token.map { token throws(Credential.Refusal) in try Credential(token: token, for: url, allowCleartext: allowHTTPToken) } } catch {
+            throw AppError(description: "\(PlainText.clean(url)): \(error)", status: 2)
+        }
         do {
-            fetcher = try HTTPFetcher(token: token, userAgent: "destinations/\(Version.current)", trust: trust, cache: cache)
+            fetcher = try HTTPFetcher(credential: credential, userAgent: "destinations/\(Version.current)", trust: trust, cache: cache)
         } catch {
             throw AppError(description: "\(error)", status: 1)
         }

@@ -3,6 +3,7 @@ import DestinationsModel
 import ImagePipeline
 import SavedState
 import CoreKit
+import FeedFormat
 import Foundation
 import HTTPCache
 import RenderLoop
@@ -41,8 +42,14 @@ struct GridCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Browse a Mastodon-style timeline instead (e.g. https://host/api/v1/timelines/public, or destinations-feed's): pages follow its Link header as you scroll.", valueName: "url"))
     var feed: String?
 
-    @Option(help: ArgumentHelp("With --feed: sent as 'Authorization: Bearer'. DESTINATIONS_TOKEN sets it too (kept out of the process list).", valueName: "token"))
+    @Option(help: ArgumentHelp("With --feed: sent as 'Authorization: Bearer' to the feed's own origin only. Other users can read it in the process list: prefer --token-file or DESTINATIONS_TOKEN.", valueName: "token"))
     var token: String?
+
+    @Option(name: .customLong("token-file"), help: ArgumentHelp("With --feed: read the token from this file (its first line; a file others can read is refused).", valueName: "file"))
+    var tokenFile: String?
+
+    @Flag(name: .customLong("allow-http-token"), help: "With --feed: send the token over plain http to a host that is not loopback (anyone on the way can read it).")
+    var allowHTTPToken = false
 
     @Option(name: .customLong("trust-certificate"), help: ArgumentHelp("With --feed: trust this PEM certificate besides the system's (a server of your own).", valueName: "file"))
     var trustCertificate: String?
@@ -125,7 +132,10 @@ struct GridCommand: ParsableCommand {
     func validate() throws {
         guard cellCost.isFinite, (0...1000).contains(cellCost) else { throw ValidationError("--cell-cost must be between 0 and 1000 ms, got \(cellCost)") }
         if feed != nil && (photos != nil || posts != nil) { throw ValidationError("--feed shows the feed's posts: it cannot be combined with --photos or --posts") }
-        if feed == nil && (token != nil || trustCertificate != nil) { throw ValidationError("--token and --trust-certificate go with --feed") }
+        if feed == nil && (token != nil || tokenFile != nil || trustCertificate != nil || allowHTTPToken) {
+            throw ValidationError("--token, --token-file, --allow-http-token and --trust-certificate go with --feed")
+        }
+        if token != nil && tokenFile != nil { throw ValidationError("--token and --token-file: give the token one way") }
         if let posts, !(1...1_000_000).contains(posts) { throw ValidationError("--posts must be between 1 and 1000000, got \(posts)") }
         guard latency.isFinite, (0...10_000).contains(latency) else { throw ValidationError("--latency must be between 0 and 10000 ms, got \(latency)") }
         guard (1...4096).contains(cacheMb) else { throw ValidationError("--cache-mb must be between 1 and 4096, got \(cacheMb)") }
@@ -151,7 +161,7 @@ struct GridCommand: ParsableCommand {
         }
         let options = GridOptions(
             refreshRate: refreshRate, prefetch: prefetch == .on, images: images, cellCost: .milliseconds(cellCost),
-            posts: posts, photos: photos, feed: feed, token: token ?? ProcessInfo.processInfo.environment["DESTINATIONS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 },
+            posts: posts, photos: photos, feed: feed, token: try TokenSource.token(flag: token, file: tokenFile), allowHTTPToken: allowHTTPToken,
             trustCertificate: trustCertificate, latency: .milliseconds(latency), cacheBytes: cacheMb << 20, scenario: scenario,
             duration: duration.map { .milliseconds($0 * 1000) } ?? (scenario != nil ? .seconds(5) : nil),
             seed: seed, graphics: graphics, thumbnailCache: !noThumbnailCache, traceFrames: traceFile != nil, traceLifecycle: traceLifecycle != nil, stress: stress,
@@ -164,7 +174,8 @@ struct GridCommand: ParsableCommand {
         let outcome = try GridLaunch.runInTerminal(options: options, headless: headless)
         try TerminalLoop.checkTerminal(outcome.stop)
         let summary = report == .json ? outcome.report.json() : outcome.report.text()
-        if let reportFile { try write(summary + "\n", to: reportFile) } else { print(summary) }
+        // The summary names files and hosts: terminal-safe wherever it goes (issue 43).
+        if let reportFile { try write(summary + "\n", to: reportFile) } else { print(PlainText.cleanLines(summary)) }
         try writeTraces(outcome.app)
         try TerminalLoop.checkSignal(outcome.stop)
     }
@@ -208,6 +219,8 @@ struct GridOptions: Sendable {
     /// `--feed`: a timeline's URL; `token` and `trustCertificate` go with it.
     var feed: String?
     var token: String?
+    /// `--allow-http-token`: the person accepts the token crossing a network in the clear.
+    var allowHTTPToken = false
     var trustCertificate: String?
     var latency: Duration = .milliseconds(80)
     var cacheBytes = 64 << 20
@@ -263,11 +276,14 @@ struct GridOptions: Sendable {
         if let feed {
             var cache: DiskCache?
             if let diskCache {
-                do { cache = try DiskCache(folder: diskCache.folder, capacity: diskCache.bytes) } catch {
-                    FileHandle.standardError.write(Data("destinations: no disk cache (\(diskCache.folder): \(error)); every response comes over the network\n".utf8))
+                do {
+                    cache = try DiskCache(folder: diskCache.folder, capacity: diskCache.bytes)
+                    for repair in cache?.repairs ?? [] { printError("destinations: \(repair)") }
+                } catch {
+                    printError("destinations: no disk cache (\(diskCache.folder): \(error)); every response comes over the network")
                 }
             }
-            let session = try FeedSession(url: feed, token: token, trust: trustCertificate, wake: wake, cache: cache)
+            let session = try FeedSession(url: feed, token: token, allowHTTPToken: allowHTTPToken, trust: trustCertificate, wake: wake, cache: cache)
             let catalogue = session.firstCatalogue()
             return LoadedCatalogue(catalogue: catalogue, posts: catalogue.baseCount, feed: session)
         }

@@ -17,7 +17,10 @@ enum GridLaunch {
         let wake = WakeSignal()
         let environment = LaunchEnvironment.read()
         let store = try options.stateFolder.map { folder throws(AppError) -> StateStore in
-            do { return try StateStore(folder: folder) } catch { throw AppError(description: "\(error)", status: 1) }
+            let store: StateStore
+            do { store = try StateStore(folder: folder) } catch { throw AppError(description: "\(error)", status: 1) }
+            for repair in store.repairs { printError("destinations: \(repair)") }
+            return store
         }
         let loaded = try options.loadCatalogue(wake: wake)
         let personal = store.map { store in

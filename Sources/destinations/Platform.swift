@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FeedFormat
 
 /// Everything the app asks the C library, in one place: the environment, whether it runs
 /// in a terminal, standard error, malloc's tuning, resident memory, page faults and CPU
@@ -12,9 +13,11 @@ enum Platform {
     /// Standard input and output are both a terminal.
     static var isInteractive: Bool { isatty(STDOUT_FILENO) == 1 && isatty(STDIN_FILENO) == 1 }
 
-    /// Writes `text` to standard error unbuffered (one call: lines never interleave).
+    /// Writes `text` to standard error unbuffered (one call: lines never interleave), through
+    /// the one sanitiser (``PlainText/cleanLines(_:)``): a message may quote a URL, a host, a
+    /// server's words or a file name, and no byte from outside reaches the terminal (issue 43).
     static func writeToStandardError(_ text: String) {
-        var line = text
+        var line = PlainText.cleanLines(text)
         line.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
     }
 
@@ -87,8 +90,10 @@ enum Platform {
         return .seconds(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + .microseconds(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
     }
 
-    /// Writes `text` to `path`, replacing it; the error says why not.
+    /// Writes `text` to `path`, replacing it, through the one sanitiser (a report or trace may
+    /// be read with `cat`); the error says why not.
     static func writeFile(_ text: String, to path: String) throws(AppError) {
+        let text = PlainText.cleanLines(text)
         guard let file = fopen(path, "w") else { throw AppError(description: "cannot write \(path): \(String(cString: strerror(errno)))") }
         defer { fclose(file) }
         guard fputs(text, file) >= 0, fflush(file) == 0 else { throw AppError(description: "cannot write \(path): \(String(cString: strerror(errno)))") }

@@ -58,6 +58,27 @@ import Testing
         }
     }
 
+    /// A fatal signal sent by `kill` (not raised by a fault) ends the process too: the
+    /// terminal restored, the line and the backtrace printed, then the process gone with the
+    /// signal's status, the shell back (issue 43: the backtracer returned, and the app went
+    /// back to its frame loop for good).
+    @Test(arguments: [("SEGV", 11), ("BUS", 7), ("ILL", 4), ("FPE", 8), ("TRAP", 5), ("ABRT", 6)])
+    func aFatalSignalSentByKillEndsTheProcess(signal: String, number: Int) throws {
+        let tmux = Tmux()
+        let marker = "--seed \(UInt32.random(in: 1_000...9_999_999))"
+        try tmux.start("env -u SWIFT_BACKTRACE \(AppProcess.binary.path) --latency 0 \(marker); echo EXIT=$?; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-\\{0,1\\}\\(icanon\\|echo\\)' | tr '\\n' ' '; echo STTY")
+        defer { tmux.stop() }
+        _ = try tmux.waitFor { $0.contains("♥") && $0.contains("prefetch on") }
+        _ = try Spawn.run(["pkill", "-\(signal)", "-f", "^\(AppProcess.binary.path) --latency 0 \(marker)$"])
+        // The bound only ends a wait that would otherwise last for ever (the bug).
+        let screen = try tmux.waitFor(timeout: 60) { $0.contains("STTY") }
+        let history = try tmux.run(["capture-pane", "-p", "-S", "-", "-t", tmux.session])
+        #expect(history.contains("the terminal was restored"), "\(signal):\n\(history.suffix(2000))")
+        #expect(history.contains("EXIT=\(128 + number)"), "the signal's status:\n\(history.suffix(2000))")
+        #expect(screen.contains("icanon echo STTY"), "line editing and echo are back:\n\(screen)")
+        #expect(!history.contains("Press space"), "no backtracer prompt")
+    }
+
     /// Every ordinary way out restores the terminal the same way: `q`, Ctrl-C, SIGTERM and
     /// SIGHUP (a terminal that goes away), in each kind of terminal.
     @Test(arguments: ["q", "ctrl-c", "sigterm", "sighup"], ["xterm-256color", "xterm-direct", "screen-256color", "linux"])

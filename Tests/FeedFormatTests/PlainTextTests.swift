@@ -18,6 +18,28 @@ import Testing
         #expect(PlainText.fromHTML("<b>a&#27;[2Jb&#x9b;c</b>") == "a[2Jbc")
     }
 
+    /// Issue 43's sanitiser: every kind of character a terminal must not receive from
+    /// outside is dropped, one line or many; what people write (scripts, emoji sequences,
+    /// Persian's ZWNJ, a variation selector) stays.
+    @Test func everyUnsafeKindIsDroppedAndPeoplesTextStays() {
+        let unsafe: [Unicode.Scalar] = ["\u{0}", "\u{7}", "\u{8}", "\u{1B}", "\u{7F}", "\u{80}", "\u{9B}", "\u{9D}", "\u{9F}",  // C0, DEL, C1
+                                        "\u{61C}", "\u{200E}", "\u{200F}", "\u{202A}", "\u{202E}", "\u{2066}", "\u{2069}",  // bidi
+                                        "\u{AD}", "\u{115F}", "\u{1160}", "\u{180E}", "\u{200B}", "\u{2060}", "\u{2064}", "\u{206F}",
+                                        "\u{3164}", "\u{FEFF}", "\u{FFA0}", "\u{FFF9}", "\u{FFFB}",  // invisible
+                                        "\u{E0001}", "\u{E0041}", "\u{E007F}"]  // tags
+        for scalar in unsafe {
+            #expect(PlainText.isUnsafe(scalar), "U+\(String(scalar.value, radix: 16))")
+            #expect(PlainText.clean("a\(scalar)b") == "ab", "U+\(String(scalar.value, radix: 16))")
+            #expect(PlainText.cleanLines("a\(scalar)b\nc") == "ab\nc", "U+\(String(scalar.value, radix: 16))")
+        }
+        for kept in ["Zürich", "東京タワー", "القاهرة", "תל אביב", "👩‍👩‍👧", "🏳️‍🌈", "می‌خواهم", "1️⃣", "e\u{301}", "🇯🇵"] {
+            #expect(PlainText.clean(kept) == kept, "\(kept)")
+        }
+        #expect(PlainText.cleanLines("one\n\ttwo\r\nthree") == "one\n\ttwo\nthree", "lines and tabs kept, a carriage return dropped")
+        let plain = "nothing to drop\n"
+        #expect(PlainText.cleanLines(plain) == plain)
+    }
+
     @Test func malformedMarkupNeverFails() {
         #expect(PlainText.fromHTML("plain text") == "plain text")
         #expect(PlainText.fromHTML("a < b") == "a")  // an unclosed tag ends the text

@@ -49,7 +49,7 @@ import Testing
         defer { anonymous.shutdown() }
         let refused = await onOwnThread { Result { () throws(FetchError) in try FeedPager(url: feed.timeline, fetcher: anonymous, wake: nil).loadFirstPage() } }
         #expect(throws: FetchError.status(401, message: "The access token is invalid")) { try refused.get() }
-        let member = try HTTPFetcher(token: "s3cret")
+        let member = try HTTPFetcher(credential: try Credential(token: "s3cret", for: feed.timeline))
         defer { member.shutdown() }
         let page = try await onOwnThread { Result { () throws(FetchError) in try FeedPager(url: feed.timeline, fetcher: member, wake: nil).loadFirstPage() } }.get()
         #expect(page.page.posts.count == 40)

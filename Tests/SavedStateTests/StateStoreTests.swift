@@ -5,6 +5,31 @@ import Testing
 /// The state database on its own: what is kept, in which order, what a rollback restores,
 /// and that all of it is there again when the file is opened by the next run.
 @Suite struct StateStoreTests {
+    /// The state is the person's only (issue 43): made 0700 and 0600 whatever the umask,
+    /// and a folder or database found readable by others at open is made private and said.
+    @Test func theStateIsReadableByItsOwnerOnly() throws {
+        let fresh = try StateStore(folder: folder + "/new/state")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try fresh.setLiked(true, post: "1", title: "One", in: "bundled", send: false)
+        func mode(_ path: String) throws -> Int {
+            try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber).intValue
+        }
+        #expect(try mode(folder + "/new/state") == 0o700 && mode(folder + "/new/state/state.sqlite") == 0o600)
+        #expect(fresh.repairs.isEmpty)
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder + "/new/state") {
+            #expect(try mode(folder + "/new/state/" + name) & 0o077 == 0, "\(name)")
+        }
+        // Made by hand, or by an older version, under a loose umask.
+        let loose = folder + "/loose"
+        try FileManager.default.createDirectory(atPath: loose, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        #expect(FileManager.default.createFile(atPath: loose + "/state.sqlite", contents: nil, attributes: [.posixPermissions: 0o644]))
+        let repaired = try StateStore(folder: loose)
+        #expect(repaired.repairs.count == 2, "\(repaired.repairs)")
+        #expect(repaired.repairs.first?.contains("mode 0755") == true)
+        #expect(try mode(loose) == 0o700 && mode(loose + "/state.sqlite") == 0o600)
+        #expect(try StateStore(folder: loose).repairs.isEmpty, "said once")
+    }
+
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("state-\(UUID().uuidString)").path
     let clock = Clock()
 
