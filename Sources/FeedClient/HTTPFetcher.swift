@@ -87,16 +87,11 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// hour (the person can always ask sooner).
     public static let longestRetryAfter: Duration = .seconds(3600)
 
-    /// A `Retry-After` value (delta-seconds, or an HTTP-date read against `now`, seconds
-    /// since 1970) as a wait, capped at ``longestRetryAfter``; nil when it is neither.
+    /// A `Retry-After` value (``RetryAfter``: delta-seconds, or an HTTP-date read against
+    /// `now`, seconds since 1970) as a wait, capped at ``longestRetryAfter``; nil when it is
+    /// neither.
     public static func retryAfter(_ value: String, now: Int64) -> Duration? {
-        let text = value.trimmingCharacters(in: .whitespaces)
-        if !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) {
-            guard let seconds = Int64(text.prefix(12)) else { return longestRetryAfter }
-            return min(.seconds(seconds), longestRetryAfter)
-        }
-        guard let date = HTTPDate.parse(text) else { return nil }
-        return min(.seconds(max(0, date - now)), longestRetryAfter)
+        RetryAfter.seconds(value, now: now, cap: Int64(longestRetryAfter / .seconds(1))).map { .seconds($0) }
     }
 }
 

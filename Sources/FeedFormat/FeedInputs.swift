@@ -12,6 +12,14 @@ public enum FeedInputs {
         _ = LinkHeader.links(in: text)
         _ = Blurhash.decode(text, width: 8, height: 6)
         _ = PlainText.fromHTML(text)
+        // Issue 43: the sanitiser leaves nothing a terminal acts on, one line or many; a
+        // server's Retry-After is never negative nor past its cap.
+        precondition(!PlainText.clean(text).unicodeScalars.contains(where: PlainText.isUnsafe), "the sanitiser let an unsafe scalar through")
+        precondition(!PlainText.cleanLines(text).unicodeScalars.contains { $0 != "\n" && $0 != "\t" && PlainText.isUnsafe($0) },
+                     "the sanitiser let an unsafe scalar through a line")
+        for now in [Int64(0), 1_800_000_000, Int64.max] {
+            if let wait = RetryAfter.seconds(text, now: now, cap: 3600) { precondition((0...3600).contains(wait), "a Retry-After out of range") }
+        }
         _ = HTTPDate.parse(text)
         _ = ByteRange(header: text)?.resolved(length: bytes.count)
         // The cache's parsers (issue 26): the bytes as Cache-Control, Expires, Age and Vary
