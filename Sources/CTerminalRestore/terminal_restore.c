@@ -127,6 +127,49 @@ int terminal_resize_take(void) {
     return 1;
 }
 
+static struct termios wait_termios;
+static volatile sig_atomic_t wait_fd = -1;
+static const int wait_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+static struct sigaction wait_previous[4];
+
+static void wait_handler(int sig) {
+    if (wait_fd >= 0) tcsetattr(wait_fd, TCSANOW, &wait_termios);
+    // The status line ends before the shell's prompt comes back.
+    ssize_t ignored = write(STDERR_FILENO, "\r\n", 2);
+    (void)ignored;
+    struct sigaction default_action;
+    memset(&default_action, 0, sizeof default_action);
+    default_action.sa_handler = SIG_DFL;
+    sigemptyset(&default_action.sa_mask);
+    sigaction(sig, &default_action, NULL);
+    raise(sig);  // delivered on return: the status the signal would have given
+}
+
+int terminal_wait_begin(int fd) {
+    struct termios modes;
+    if (tcgetattr(fd, &modes) != 0) return -1;
+    wait_termios = modes;
+    wait_fd = fd;
+    for (unsigned i = 0; i < sizeof wait_signals / sizeof wait_signals[0]; i++) {
+        struct sigaction action;
+        memset(&action, 0, sizeof action);
+        action.sa_handler = wait_handler;
+        sigemptyset(&action.sa_mask);
+        sigaction(wait_signals[i], &action, &wait_previous[i]);
+    }
+    modes.c_lflag &= ~(tcflag_t)(ICANON | ECHO);  // ISIG stays: Ctrl-C is still SIGINT
+    modes.c_cc[VMIN] = 0;
+    modes.c_cc[VTIME] = 0;
+    return tcsetattr(fd, TCSANOW, &modes) == 0 ? 0 : -1;
+}
+
+void terminal_wait_end(void) {
+    if (wait_fd < 0) return;
+    tcsetattr(wait_fd, TCSANOW, &wait_termios);
+    wait_fd = -1;
+    for (unsigned i = 0; i < sizeof wait_signals / sizeof wait_signals[0]; i++) sigaction(wait_signals[i], &wait_previous[i], NULL);
+}
+
 void terminal_restore_crash_for_test(int sig) {
     if (sig == SIGSEGV) {
         volatile int *nowhere = (volatile int *)16;

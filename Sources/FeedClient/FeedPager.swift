@@ -41,6 +41,9 @@ public final class FeedPager: Sendable {
     public static let pageDeadline: Duration = .seconds(30)
     /// Tries of the first page before the start reports its failure.
     public static let firstPageAttempts = 3
+    /// The longest the start waits for the first page, tries included: a server that
+    /// trickles a byte a second left a blank terminal for 92 s (issue 43).
+    public static let firstPageBound: Duration = .seconds(20)
     /// Placeholder colours per post: enough for a thumbnail of a few cells.
     public static let placeholderSize = (width: 8, height: 6)
 
@@ -58,6 +61,11 @@ public final class FeedPager: Sendable {
         /// Every page asked for: a `next` that names one of them ends paging (a server whose
         /// `Link` points back would otherwise be paged for ever; issue 43).
         var seen: Set<String> = []
+        /// The last page was refused in a way that asking again will not change (a 401, a
+        /// 404, a body too large): nothing more is asked until the person asks
+        /// (``askAgain()``). Before, the frame loop's next call asked again at once: 60
+        /// requests a second to a server that said no (issue 43).
+        var heldUntilAsked = false
     }
 
     /// A pager whose first page is `url` (its `limit` set to ``pageSize`` unless it has one).
@@ -73,13 +81,18 @@ public final class FeedPager: Sendable {
     public var isLoading: Bool { state.withLock { $0.loading } }
     /// True after a page without a next link.
     public var hasEnded: Bool { state.withLock { $0.ended } }
+    /// True after a refusal, until the person asks again.
+    public var isHeld: Bool { state.withLock { $0.heldUntilAsked } }
+
+    /// The person asked for more (`G`): a page refused for good may be asked once more.
+    public func askAgain() { state.withLock { $0.heldUntilAsked = false } }
 
     /// Asks for the next page unless one is under way or the feed has ended; returns
     /// whether a request started. Never waits.
     @discardableResult
     public func loadMore() -> Bool {
         let url: String? = state.withLock { state in
-            guard !state.loading, !state.ended, let next = state.next else { return nil }
+            guard !state.loading, !state.ended, !state.heldUntilAsked, let next = state.next else { return nil }
             state.loading = true
             return next
         }
@@ -99,7 +112,11 @@ public final class FeedPager: Sendable {
 
     /// Fetches the first page on the calling thread, for the start: the grid has nothing
     /// to show before it, and a wrong URL is reported before the terminal is touched.
-    public func loadFirstPage() throws(FetchError) -> FeedPageArrival {
+    /// `whileWaiting` is called about ten times a second with the time waited so far (the
+    /// app shows it, and reads the keys that end the wait); false cancels the request
+    /// (``FetchError/cancelled``). Past `bound` it is cancelled too, as a time-out.
+    public func loadFirstPage(bound: Duration = FeedPager.firstPageBound,
+                              whileWaiting: (Duration) -> Bool = { _ in true }) throws(FetchError) -> FeedPageArrival {
         let url = state.withLock { state -> String? in
             state.loading = true
             return state.next
@@ -107,7 +124,7 @@ public final class FeedPager: Sendable {
         guard let url else { throw .badURL("") }
         let result = Lock<Result<FeedPageArrival, FetchError>?>(nil)
         let done = DispatchSemaphore(value: 0)
-        Task.detached { [self] in
+        let task = Task.detached { [self] in
             // A failure that may pass (a 500, a dropped connection) is asked again twice,
             // after 0.5 and 1 s, before the start gives up.
             for attempt in 1...Self.firstPageAttempts {
@@ -123,7 +140,20 @@ public final class FeedPager: Sendable {
             }
             done.signal()
         }
-        done.wait()
+        let started = ContinuousClock.now
+        var ending: FetchError?
+        while done.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+            let waited = ContinuousClock.now - started
+            if waited > bound {
+                ending = .timedOut(host: URL(string: url)?.host ?? url)
+            } else if !whileWaiting(waited) {
+                ending = .cancelled
+            }
+            guard let ending else { continue }
+            task.cancel()
+            state.withLock { $0.loading = false }
+            throw ending
+        }
         switch result.withLock({ $0 })! {
         case .success(let arrival):
             accept(arrival, from: url)
@@ -160,12 +190,15 @@ public final class FeedPager: Sendable {
                     return state.attempt
                 }
                 guard error.isTransient else {
-                    state.withLock { $0.loading = false }
+                    state.withLock {
+                        $0.loading = false
+                        $0.heldUntilAsked = true
+                    }
                     events.post(.failed(error, retryIn: nil))
                     return
                 }
-                // The server's Retry-After, when it gave one, over our own backoff.
-                let delay = max(Self.backoff(attempt: attempt), error.retryAfter ?? .zero)
+                // The one retry policy, jittered; the server's Retry-After over it when longer.
+                let delay = RetryPolicy.pages.delay(afterFailures: attempt, serverAsked: error.retryAfter)
                 events.post(.failed(error, retryIn: delay))
                 try? await Task.sleep(for: delay)
             }
@@ -173,9 +206,10 @@ public final class FeedPager: Sendable {
         state.withLock { $0.loading = false }
     }
 
-    /// 1, 2, 4, 8, 16, 30, 30 … seconds.
+    /// 1, 2, 4, 8, 16, 30, 30 … seconds: ``RetryPolicy/pages`` without its jitter (the
+    /// offline probes' schedule).
     public static func backoff(attempt: Int) -> Duration {
-        .seconds(min(30, 1 << min(max(attempt - 1, 0), 5)))
+        RetryPolicy.pages.ceiling(afterFailures: attempt)
     }
 
     static func page(_ url: String, fetcher: HTTPFetcher) async throws(FetchError) -> FeedPageArrival {

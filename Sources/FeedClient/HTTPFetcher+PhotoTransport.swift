@@ -3,8 +3,12 @@ import ImagePipeline
 
 /// The image pipeline's network loader fetches photos through the feed's client.
 extension HTTPFetcher: PhotoTransport {
-    /// The largest photo read (a 2 GB body is refused at this size, not read).
-    public static let photoLimit = 64 << 20
+    /// The largest preview read: Mastodon's are tens of kilobytes, and 24 connections of
+    /// endless bodies must not take the process past 300 MB (issue 43).
+    public static let previewLimit = 4 << 20
+    /// The largest original read (the detail view's, one at a time): Mastodon takes images up
+    /// to 16 MB; a 2 GB body is refused at this size, not read.
+    public static let photoLimit = 32 << 20
     public static let photoDeadline: Duration = .seconds(60)
 
     /// A fresh copy in the disk cache, read without asking the network (counted as a hit).
@@ -13,8 +17,13 @@ extension HTTPFetcher: PhotoTransport {
     /// Through the disk cache when there is one (issue 26); resumed after a dropped
     /// connection where the server names the copy (D-044).
     public func photo(at url: String, onBytes: @escaping @Sendable (Int, Int?) -> Void) async throws(ImageError) -> [UInt8] {
+        try await photo(at: url, kind: .original, onBytes: onBytes)
+    }
+
+    /// Read up to `kind`'s cap (``previewLimit`` or ``photoLimit``).
+    public func photo(at url: String, kind: PhotoKind, onBytes: @escaping @Sendable (Int, Int?) -> Void) async throws(ImageError) -> [UInt8] {
         do {
-            return try await fetchCached(url, limit: Self.photoLimit, deadline: Self.photoDeadline, resuming: true, offline: true, onBytes: onBytes).bytes
+            return try await fetchCached(url, limit: kind == .preview ? Self.previewLimit : Self.photoLimit, deadline: Self.photoDeadline, resuming: true, offline: true, onBytes: onBytes).bytes
         } catch {
             let path = PlainText.clean(url)
             // No server and no kept copy: the placeholder (the post's BlurHash) is marked, and

@@ -102,6 +102,23 @@ private func shown(_ text: String, limit: Int = 120) -> String {
     return safe.count > limit ? String(safe.prefix(limit - 1)) + "…" : safe
 }
 
+/// The most requests a second the fetcher makes to one origin, whatever happens.
+public struct RequestBound: Sendable {
+    /// Requests a second, after the burst.
+    public var perSecond: Double
+    /// Requests at once after a quiet spell.
+    public var burst: Double
+    /// Monotonic time for the buckets (a test passes its own).
+    public var clock: @Sendable () -> Duration
+
+    public init(perSecond: Double = 200, burst: Double = 100, clock: (@Sendable () -> Duration)? = nil) {
+        self.perSecond = perSecond
+        self.burst = burst
+        let start = ContinuousClock.now
+        self.clock = clock ?? { ContinuousClock.now - start }
+    }
+}
+
 /// A response read whole (within its limit).
 public struct FetchedBody: Sendable {
     public var status: Int
@@ -167,6 +184,15 @@ public final class HTTPFetcher: Sendable {
     /// Seconds since 1970, for the cache's ages (a test's own clock).
     let now: @Sendable () -> Int64
     let cacheTally = Lock(CacheTally())
+    /// Requests to each origin, as a token bucket: the backstop under every retry policy, so
+    /// that no answer a server gives (and no bug of ours) makes more than
+    /// ``RequestBound/perSecond`` requests a second to it after a burst of
+    /// ``RequestBound/burst`` (issue 43). Far above what browsing needs: the photo pipeline's
+    /// own starts are 160 a second at most (``TransferPolicy``).
+    let originBuckets = Lock<[Origin: TokenBucket]>([:])
+    let bound: RequestBound
+    /// Requests that waited for the bound.
+    let heldByBound = Lock(0)
 
     /// `credential`: its token sent as `Authorization: Bearer` to its origin only (requests
     /// made `authorized`, each hop checked). `trust`: a PEM
@@ -178,7 +204,9 @@ public final class HTTPFetcher: Sendable {
     /// first-come queue, where no priority reaches them (HTTP/2 carries them all as streams
     /// of one connection).
     public init(credential: Credential? = nil, userAgent: String = "destinations", trust: String? = nil, connectTimeout: Duration = .seconds(5),
-                connectionsPerHost: Int = TransferPolicy().connections, cache: DiskCache? = nil, now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) throws {
+                connectionsPerHost: Int = TransferPolicy().connections, cache: DiskCache? = nil, now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
+                bound: RequestBound = RequestBound()) throws {
+        self.bound = bound
         self.cache = cache
         self.now = now
         var tls = TLSConfiguration.makeClientConfiguration()
@@ -216,6 +244,22 @@ public final class HTTPFetcher: Sendable {
     public var bytesReceived: Int { received.withLock { $0 } }
     public var requestCount: Int { requests.withLock { $0 } }
     public var resumeCount: Int { resumed.withLock { $0 } }
+    /// Requests that waited for the per-origin bound so far.
+    public var requestsHeldByBound: Int { heldByBound.withLock { $0 } }
+
+    /// Waits for `url`'s origin to have a request to spare (see ``originBuckets``).
+    func waitForTheBound(_ url: String) async throws(FetchError) {
+        guard let origin = Origin(url: url) else { return }
+        let now = bound.clock()
+        let wait = originBuckets.withLock { buckets in
+            var bucket = buckets[origin] ?? TokenBucket(rate: bound.perSecond, capacity: bound.burst, now: now)
+            defer { buckets[origin] = bucket }
+            return bucket.reserve(at: now)
+        }
+        guard wait > .zero else { return }
+        heldByBound.withLock { $0 += 1 }
+        do { try await Task.sleep(for: wait) } catch { throw .cancelled }
+    }
 
     /// GETs (or POSTs) `url`, following redirects, and reads the body whole up to `limit`
     /// bytes within `deadline`; `onBytes` hears of every chunk as it arrives (progress,
@@ -266,6 +310,7 @@ public final class HTTPFetcher: Sendable {
                 request.headers.add(name: "Authorization", value: authorization)
             }
             for (name, value) in extra { request.headers.add(name: name, value: value) }
+            try await waitForTheBound(current)
             requests.withLock { $0 += 1 }
             let response: HTTPClientResponse
             do {
@@ -297,6 +342,9 @@ public final class HTTPFetcher: Sendable {
                           onBytes: (@Sendable (Int, Int?) -> Void)?, into bytes: inout [UInt8]) async throws(FetchError) {
         let declared = response.headers.first(name: "Content-Length").flatMap(Int.init)
         if let declared, bytes.count + declared > limit { throw .tooLarge(limit: limit) }
+        // Room once, for what was declared: an array grown by doubling holds up to twice its
+        // bytes while it copies (an endless body would take twice its cap).
+        if let declared, declared > 0 { bytes.reserveCapacity(bytes.count + declared) }
         do {
             for try await chunk in response.body {
                 received.withLock { $0 += chunk.readableBytes }

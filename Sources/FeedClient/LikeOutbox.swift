@@ -50,7 +50,7 @@ public final class LikeOutbox: Sendable {
     /// An outbox for the feed at `feedURL` (its scope in `store`); statuses are at the same
     /// origin's `/api/v1/statuses/`. `backoff`: the wait before try *n* + 1 (tests shorten it).
     public init(feedURL: String, store: StateStore, fetcher: HTTPFetcher, wake: WakeSignal?,
-                backoff: @escaping @Sendable (Int) -> Duration = FeedPager.backoff(attempt:)) {
+                backoff: @escaping @Sendable (Int) -> Duration = { RetryPolicy.pages.delay(afterFailures: $0) }) {
         self.store = store
         self.fetcher = fetcher
         scope = feedURL

@@ -14,16 +14,26 @@
 /// keeps line breaks and tabs (a message of several lines, the exit summary): every path
 /// that prints text that did not come from this program uses one of the two.
 public enum PlainText {
-    /// `text` as one terminal-safe line.
+    /// The most scalars that may extend one base character (combining marks, a ZWJ and what
+    /// it joins, variation selectors, emoji modifiers, conjoining jamo): the longest emoji
+    /// sequence in use (a family with skin tones) has 10. A cluster of 10,000 combining
+    /// marks is one `Character`, which Swift normalises on every comparison and hash: a
+    /// title made of one cost the main thread up to 1.5 s a frame (issue 43).
+    public static let maximumExtendingScalars = 16
+
+    /// `text` as one terminal-safe line, each grapheme cluster held to
+    /// ``maximumExtendingScalars`` (before anything normalises it).
     public static func clean(_ text: String) -> String {
         var out = String.UnicodeScalarView()
         var pendingSpace = false
+        var cluster = ClusterCap()
         for scalar in text.unicodeScalars {
             if isSpace(scalar) {
                 pendingSpace = !out.isEmpty
+                cluster = ClusterCap()
                 continue
             }
-            if isUnsafe(scalar) { continue }
+            if isUnsafe(scalar) || !cluster.keeps(scalar) { continue }
             if pendingSpace {
                 out.append(" ")
                 pendingSpace = false
@@ -38,9 +48,11 @@ public enum PlainText {
     /// cursor back over what was written).
     /// - Complexity: O(n); text with nothing to drop is returned as it was.
     public static func cleanLines(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0 != "\n" && $0 != "\t" && isUnsafe($0) }) else { return text }
+        var cluster = ClusterCap()
+        guard text.unicodeScalars.contains(where: { ($0 != "\n" && $0 != "\t" && isUnsafe($0)) || !cluster.keeps($0) }) else { return text }
         var out = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars where scalar == "\n" || scalar == "\t" || !isUnsafe(scalar) {
+        cluster = ClusterCap()
+        for scalar in text.unicodeScalars where (scalar == "\n" || scalar == "\t" || !isUnsafe(scalar)) && cluster.keeps(scalar) {
             out.append(scalar)
         }
         return String(out)
@@ -162,6 +174,49 @@ public enum PlainText {
     static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
         scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" || scalar == "\u{0B}" || scalar == "\u{0C}"
             || scalar == "\u{85}" || scalar == "\u{A0}" || scalar == "\u{2028}" || scalar == "\u{2029}"
+    }
+
+    /// Counts the scalars that extend the current base character, scalar by scalar, without
+    /// segmenting graphemes (what is being bounded is the cost of segmenting them): a
+    /// combining or spacing mark, a variation selector, an emoji modifier, a ZWJ and the
+    /// scalar after it, a conjoining jamo after another. Past the cap, such scalars are
+    /// dropped (a dropped ZWJ leaves what follows it a cluster of its own).
+    struct ClusterCap {
+        private var extending = 0
+        private var afterJoiner = false
+        private var afterJamo = false
+
+        mutating func keeps(_ scalar: Unicode.Scalar) -> Bool {
+            let value = scalar.value
+            if value < 0x300 {  // ASCII and Latin-1: always a base
+                extending = 0
+                afterJoiner = false
+                afterJamo = false
+                return true
+            }
+            let jamo = (0x1100...0x11FF).contains(value) || (0xA960...0xA97F).contains(value) || (0xD7B0...0xD7FF).contains(value)
+            let extends = afterJoiner || (jamo && afterJamo) || Self.isExtending(scalar)
+            afterJoiner = false
+            if extends {
+                guard extending < PlainText.maximumExtendingScalars else {
+                    afterJamo = false
+                    return false
+                }
+                extending += 1
+            } else {
+                extending = 0
+            }
+            afterJoiner = value == 0x200D
+            afterJamo = jamo
+            return true
+        }
+
+        static func isExtending(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .spacingMark, .enclosingMark: return true
+            default: return scalar.value == 0x200D || scalar.properties.isEmojiModifier || scalar.properties.isVariationSelector
+            }
+        }
     }
 
     /// What a terminal must never receive from outside: C0, DEL and C1 controls (ESC, CSI,

@@ -55,7 +55,8 @@ public final class AssetStore {
     /// The main thread's own preparer, for ``prepareOnThisThread(_:)`` only.
     /// Symbols always: `--images sync` prepares anew at every configuration, uncached, so
     /// kitty images made there would pile up in the terminal.
-    private lazy var preparerHere = ImagePreparer(colorMode: colorMode, thumbnails: thumbnails)
+    /// The main thread's (`--images sync`): it never waits for the workers' decode budget.
+    private lazy var preparerHere = ImagePreparer(colorMode: colorMode, thumbnails: thumbnails, budget: nil)
     /// Symbol mosaics, kitty images (whose transmissions and deletions this store queues
     /// for the terminal: ``takeTerminalOutput(keeping:)``), or pictures the presenter draws
     /// from strips (handed over and forgotten through ``takePixelImageChanges(keeping:)``).
@@ -72,7 +73,7 @@ public final class AssetStore {
     private var pending: [Int: (completion: (Result<CellImage, ImageError>) -> Void, cancellable: Cancellable)] = [:]
     private var failures: [PreparedImageKey: ImageError] = [:]
     /// When the failures that may pass (``ImageError/isTransient``) are forgotten.
-    private var interrupted = InterruptedRetries()
+    private var interrupted: InterruptedRetries
     /// Interrupted failures forgotten so far, to be asked for again.
     public private(set) var retries = 0
     private var nextRequest = 0
@@ -105,8 +106,11 @@ public final class AssetStore {
 
     /// A store over any background half: the worker pools, or a ``ScriptedAssetLoader``
     /// whose completions arrive at virtual times (simulations and tests).
+    /// `retries`: when an interrupted photo is asked for again (exact by default, for the
+    /// virtual clock; a store over a real network passes ``RetryPolicy/photos``, jittered).
     public init(cache: PreparedImageCache, loader: any AssetLoading, colorMode: CellColorMode, placeholders: PlaceholderCatalog = PlaceholderCatalog(),
-                thumbnails: ThumbnailCache? = nil, output: ImageOutput = .symbols) {
+                thumbnails: ThumbnailCache? = nil, output: ImageOutput = .symbols, retries: RetryPolicy = AssetStore.exactRetries) {
+        interrupted = InterruptedRetries(policy: retries)
         self.thumbnails = thumbnails
         self.output = output
         self.cache = cache
@@ -139,11 +143,15 @@ public final class AssetStore {
         return gone.count
     }
 
+    /// ``RetryPolicy/photos`` without jitter: 2, 4, 8 … 60 s exactly (the default, for the
+    /// virtual clock).
+    public static let exactRetries = RetryPolicy(first: .seconds(2), cap: .seconds(60), jitter: 0)
+
     /// The wait before an interrupted photo is asked for again, after `failures` in a row:
     /// 2 s, doubled each time, at most a minute (a server that keeps failing costs one
     /// request a minute per photo someone looks at).
     public static func retryDelay(afterFailures failures: Int) -> Duration {
-        InterruptedRetries.delay(afterFailures: failures)
+        exactRetries.ceiling(afterFailures: failures)
     }
 
     /// Forgets the interrupted failures (``ImageError/interrupted(path:reason:)``) whose

@@ -40,7 +40,9 @@ public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
         case .empty(let path): "\(path): empty file"
         case .notAnImage(let path): "\(path): not a JPEG or PNG image"
         case .tooLarge(let path, let width, let height):
-            "\(path): \(width)×\(height) pixels is over the limit of \(ImageLimits.maximumPixels / 1_000_000) megapixels"
+            ImageLimits.exceeded(width: width, height: height)
+                ? "\(path): \(width)×\(height) pixels is over the limit of \(ImageLimits.maximumPixels / 1_000_000) megapixels"
+                : "\(path): \(width)×\(height) pixels would decode to more than the \(ImageLimits.maximumDecodedPixels / 1_000_000) megapixels a picture may take"
         case .corrupt(let path, let reason): "\(path): corrupt image (\(reason))"
         case .unsupported(let path, let reason): "\(path): unsupported image (\(reason))"
         case .unavailable(let path, let reason): "\(path): unavailable offline (\(reason))"
@@ -77,6 +79,10 @@ public enum ImageLimits {
     public static func exceeded(width: Int, height: Int) -> Bool {
         width < 0 || height < 0 || width > maximumPixels || height > maximumPixels || width * height > maximumPixels
     }
+    /// What one decode may produce, 24 megapixels (96 MB of RGBA: a 6000 × 4000 camera
+    /// photo): a PNG larger than that is refused (it has no smaller decode), a JPEG is decoded
+    /// at a DCT scale that fits or refused (issue 43: 12-KB PNGs claiming 100 megapixels).
+    public static let maximumDecodedPixels = 24_000_000
     /// Files above 256 MB are not read at all.
     public static let maximumFileBytes = 256 << 20
 }

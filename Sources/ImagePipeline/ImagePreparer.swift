@@ -17,9 +17,15 @@ public final class ImagePreparer {
     private let converter: CellConverter
     /// For ``ImageOutput/truecolorSymbols``: mosaics in 24-bit colour whatever `colorMode` is.
     private lazy var truecolorConverter = CellConverter(colorMode: .truecolor)
+    /// The memory decodes share (nil: this preparer never waits, the main thread's).
+    private let budget: DecodeBudget?
+    /// The current decode's share of ``budget``, held until its cells are made.
+    private var held: DecodeBudget.Reservation?
 
-    /// A preparer for `colorMode` cells drawn as `output`, reading and filling `thumbnails`.
-    public init(colorMode: CellColorMode, thumbnails: ThumbnailCache? = nil, output: ImageOutput = .symbols) {
+    /// A preparer for `colorMode` cells drawn as `output`, reading and filling `thumbnails`,
+    /// its decodes held to `budget`.
+    public init(colorMode: CellColorMode, thumbnails: ThumbnailCache? = nil, output: ImageOutput = .symbols, budget: DecodeBudget? = .shared) {
+        self.budget = budget
         self.colorMode = colorMode
         self.thumbnails = thumbnails
         self.output = output
@@ -42,6 +48,7 @@ public final class ImagePreparer {
     /// at full resolution (the seeds' wrong way, kept for comparison); otherwise at the
     /// smallest DCT scale that covers the canvas after the crop.
     public func prepare(_ asset: AssetID, columns: Int, rows: Int, fullSize: Bool = false) throws(ImageError) -> CellImage {
+        defer { held = nil }
         let pixels = try decode(asset, columns: columns, rows: rows, fullSize: fullSize)
         return try render(pixels.cropped(to: asset.window), columns: columns, rows: rows)
     }
@@ -170,6 +177,7 @@ public final class ImagePreparer {
     /// like a file's. (It used to make symbols whatever the output, so a feed in xterm or
     /// kitty never showed a photo as pixels; D-065.)
     public func prepare(_ data: [UInt8], as asset: AssetID, columns: Int, rows: Int) throws(ImageError) -> CellImage {
+        defer { held = nil }
         let pixels = try decode(data, as: asset, columns: columns, rows: rows, fullSize: false)
         return try render(pixels.cropped(to: asset.window), columns: columns, rows: rows)
     }
@@ -181,7 +189,19 @@ public final class ImagePreparer {
     /// JPEG at the smallest DCT scale whose output covers `minimum` (full size for nil);
     /// PNG always at full size.
     private func decode(_ data: [UInt8], path: String, covering minimum: (width: Int, height: Int)?) throws(ImageError) -> PixelBuffer {
-        switch ImageFormat(sniffing: data) {
+        let format = ImageFormat(sniffing: data)
+        if let budget {
+            held = nil  // this preparer's earlier decode, if its caller kept no cells of it
+            let planned: (bytes: Int, width: Int, height: Int)? = switch format {
+            case .jpeg: jpeg.plannedBytes(data, covering: minimum)
+            case .png: PNGCodec.headerSize(data).flatMap { ImageLimits.exceeded(width: $0.0, height: $0.1) ? nil : ($0.0 * $0.1 * 4, $0.0, $0.1) }
+            case nil: nil
+            }
+            if let planned {
+                held = try budget.reserve(planned.bytes, path: path, width: planned.width, height: planned.height)
+            }
+        }
+        switch format {
         case .jpeg: try jpeg.decode(data, path: path, covering: minimum)
         case .png: try PNGCodec.decode(data, path: path)
         case nil: throw .notAnImage(path: path)

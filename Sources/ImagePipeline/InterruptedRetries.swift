@@ -1,8 +1,17 @@
+import CoreKit
+
 /// When photos whose fetch was interrupted (``ImageError/interrupted(path:reason:)``) are
 /// asked for again: per key, a backoff that doubles with each failure in a row and starts
 /// over once the photo arrives (D-066). A value the ``AssetStore`` keeps; it has no clock of
 /// its own, so a failure's wait is stamped at the first ``due(now:)`` after it.
-struct InterruptedRetries {
+struct InterruptedRetries {    /// The backoff, and where its random shares come from (seeded: a run is reproducible).
+    private let policy: RetryPolicy
+    private var random = SplitMix64(seed: 43)
+
+    init(policy: RetryPolicy) {
+        self.policy = policy
+    }
+
     /// Failures in a row, by key, until one arrives.
     private var inARow: [PreparedImageKey: Int] = [:]
     /// Failures noted since the last ``due(now:)``, which stamps their time.
@@ -14,11 +23,6 @@ struct InterruptedRetries {
 
     /// Failures noted and not yet stamped: the frame loop must not sleep before it stamps them.
     var hasUnstamped: Bool { !unstamped.isEmpty }
-
-    /// The wait after `failures` in a row: 2 s, doubled each time, at most a minute.
-    static func delay(afterFailures failures: Int) -> Duration {
-        .seconds(min(60, 2 << min(max(failures - 1, 0), 5)))
-    }
 
     /// `key` failed in a way that may pass. Counted once however many requests shared the
     /// failure (delivered together, or while it waits).
@@ -38,7 +42,7 @@ struct InterruptedRetries {
     mutating func due(now: Duration) -> [PreparedImageKey] {
         if !unstamped.isEmpty {
             for key in unstamped {
-                let at = now + Self.delay(afterFailures: inARow[key, default: 1])
+                let at = now + policy.delay(afterFailures: inARow[key, default: 1], unit: Double(random.next() >> 11) / Double(1 << 53))
                 retryAt[key] = at
                 earliest = min(earliest ?? at, at)
             }

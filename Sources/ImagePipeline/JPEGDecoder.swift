@@ -27,6 +27,27 @@ public final class JPEGDecoder {
         return status == 0 && width > 0 && height > 0 ? (Int(width), Int(height)) : nil
     }
 
+    /// What ``decode(_:path:covering:)`` will allocate for `data`, from its header alone: the
+    /// scaled RGBA, and for a progressive image that the DC-scan reader does not take,
+    /// libjpeg's whole-image coefficient buffer (2 bytes a sample: 6 a pixel for 3
+    /// components, 8 for CMYK). Nil for a header it cannot read (the decode says why).
+    public func plannedBytes(_ data: [UInt8], covering minimum: (width: Int, height: Int)?) -> (bytes: Int, width: Int, height: Int)? {
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        let status = data.withUnsafeBufferPointer {
+            tjDecompressHeader3(handle, $0.baseAddress, UInt(data.count), &width, &height, &subsampling, &colorspace)
+        }
+        guard status == 0, width > 0, height > 0, !ImageLimits.exceeded(width: Int(width), height: Int(height)) else { return nil }
+        var target = minimum
+        if ExifOrientation(jpeg: data).swapsAxes, let wanted = target { target = (wanted.height, wanted.width) }
+        let factor = Self.scalingFactor(width: Int(width), height: Int(height), covering: target)
+        let scaled = Int(ctj_scaled(width, factor)) * Int(ctj_scaled(height, factor)) * 4
+        let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
+        let progressive = JPEGSegments(data).contains { $0.marker == 0xC2 }
+        let readsDCAlone = readsDCScansAlone && factor.num == 1 && factor.denom == 8 && !isCMYK
+        let coefficients = progressive && !readsDCAlone ? Int(width) * Int(height) * (isCMYK ? 8 : 6) : 0
+        return (scaled + coefficients, Int(width), Int(height))
+    }
+
     /// Decodes to RGBA at the smallest DCT scale whose output still covers `minimum`
     /// pixels (after EXIF orientation), or at full size when `minimum` is nil. This is the
     /// terminal's `prepareThumbnail`: a 40×12-cell thumbnail of a 2560×1600 photo decodes
@@ -45,6 +66,10 @@ public final class JPEGDecoder {
         if orientation.swapsAxes, let wanted = target { target = (wanted.height, wanted.width) }
         let factor = Self.scalingFactor(width: Int(width), height: Int(height), covering: target)
         let scaledWidth = Int(ctj_scaled(width, factor)), scaledHeight = Int(ctj_scaled(height, factor))
+        // What one decode may produce (a 100-megapixel photo decodes at a smaller scale, or not).
+        guard scaledWidth * scaledHeight <= ImageLimits.maximumDecodedPixels else {
+            throw .tooLarge(path: path, width: Int(width), height: Int(height))
+        }
 
         let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
         // At 1/8 a progressive image needs only its DC scans: no whole-image coefficient

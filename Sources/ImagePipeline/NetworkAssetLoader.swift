@@ -7,6 +7,9 @@ public protocol PhotoTransport: Sendable {
     /// The body at `url`. `onBytes` hears of every chunk as it arrives, with the length the
     /// server declared; cancelling the calling task stops the transfer and its bytes.
     func photo(at url: String, onBytes: @escaping @Sendable (_ bytes: Int, _ declaredLength: Int?) -> Void) async throws(ImageError) -> [UInt8]
+    /// The same, read up to `kind`'s body cap: a thumbnail's preview is held to far less
+    /// than the detail view's original (issue 43: endless bodies on every connection).
+    func photo(at url: String, kind: PhotoKind, onBytes: @escaping @Sendable (_ bytes: Int, _ declaredLength: Int?) -> Void) async throws(ImageError) -> [UInt8]
     /// The photo at `url` when a kept copy may be used without asking the network (fresh
     /// in a disk cache), read on the calling thread (a transfer's task); nil: ask. A kept
     /// copy takes no start from the rate limit: the limit is there for the server.
@@ -16,6 +19,18 @@ public protocol PhotoTransport: Sendable {
 extension PhotoTransport {
     /// No kept copies: every photo is asked for.
     public func keptPhoto(at url: String) -> [UInt8]? { nil }
+    /// Every kind read alike (a transport with no cap of its own).
+    public func photo(at url: String, kind: PhotoKind, onBytes: @escaping @Sendable (_ bytes: Int, _ declaredLength: Int?) -> Void) async throws(ImageError) -> [UInt8] {
+        try await photo(at: url, onBytes: onBytes)
+    }
+}
+
+/// Which body a transfer reads, for its size cap.
+public enum PhotoKind: Sendable {
+    /// A grid cell's thumbnail (a status's `preview_url`), or its prefetch.
+    case preview
+    /// The photo the detail view shows large (the original).
+    case original
 }
 
 /// What a network loader did, for the report's `network` figures.
@@ -131,6 +146,8 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
         var orphaned = false
         /// Nobody waits, but it had most of its body: left to finish (counted once).
         var keptNearlyDone = false
+        /// Asked for by the detail view: read up to the original's cap, not a preview's.
+        var kind = PhotoKind.preview
         init(_ first: Interest) { interests = [first] }
     }
 
@@ -211,12 +228,15 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
         // the request is refused and the store hands it over again later, in order (D-056).
         let taken: Void? = state.withLockIfAvailable { state in
             if let transfer = state.transfers[url] {
+                if priority == RequestPriority.detail { transfer.kind = .original }
                 transfer.interests.append(interest)
                 transfer.orphaned = false
                 state.counters.coalesced += 1
                 state.queue.update(url, priority: min(state.queue.priority(of: url) ?? priority, priority))
             } else {
-                state.transfers[url] = Transfer(interest)
+                let transfer = Transfer(interest)
+                if priority == RequestPriority.detail { transfer.kind = .original }
+                state.transfers[url] = transfer
                 state.queue.add(url, priority: priority)
             }
             state.pumpWanted = true
@@ -384,7 +404,8 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
             }
             let result: Result<[UInt8], ImageError>
             do throws(ImageError) {
-                result = .success(try await transport.photo(at: url) { [state] bytes, declared in
+                let kind = state.withLock { _ in transfer.kind }
+                result = .success(try await transport.photo(at: url, kind: kind) { [state] bytes, declared in
                     state.withLock { state in
                         transfer.received += bytes
                         transfer.expected = declared

@@ -8,7 +8,8 @@ public enum PNGCodec {
     /// 60000×60000 header through, IMAGES.md trap 7); RGBA output avoids compositing onto
     /// uninitialised memory.
     public static func decode(_ data: [UInt8], path: String) throws(ImageError) -> PixelBuffer {
-        if let (width, height) = headerSize(data), ImageLimits.exceeded(width: width, height: height) {
+        // PNG has no smaller decode: what one decode may produce bounds the whole picture.
+        if let (width, height) = headerSize(data), ImageLimits.exceeded(width: width, height: height) || width * height > ImageLimits.maximumDecodedPixels {
             throw .tooLarge(path: path, width: width, height: height)
         }
         var image = png_image()
@@ -20,7 +21,7 @@ public enum PNGCodec {
             throw .corrupt(path: path, reason: reason)
         }
         let width = Int(image.width), height = Int(image.height)
-        guard width > 0, height > 0, !ImageLimits.exceeded(width: width, height: height) else {
+        guard width > 0, height > 0, !ImageLimits.exceeded(width: width, height: height), width * height <= ImageLimits.maximumDecodedPixels else {
             png_image_free(&image)
             throw .tooLarge(path: path, width: width, height: height)
         }

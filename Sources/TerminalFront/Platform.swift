@@ -21,6 +21,9 @@ enum Platform {
 
     static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 
+    /// `descriptor` is a terminal.
+    static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
+
     static var standardStreamsAreTerminals: Bool { isatty(STDOUT_FILENO) == 1 && isatty(STDIN_FILENO) == 1 }
 
     /// `/dev/null` for writing and for reading (a headless screen's ends).

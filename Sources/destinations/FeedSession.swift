@@ -5,6 +5,7 @@ import FeedFormat
 import Foundation
 import HTTPCache
 import ImagePipeline
+import TerminalFront
 
 /// A feed being browsed (`--feed URL`): the HTTP client, the pager, the photo source the
 /// image workers fetch through, and what the header and the report say of them.
@@ -44,7 +45,10 @@ final class FeedSession {
     private let probeAnswers = Mailbox<Bool>()
     private var probing = false
 
-    init(url: String, token: String?, allowHTTPToken: Bool = false, trust: String?, wake: WakeSignal?, cache: DiskCache? = nil) throws {
+    /// `showsWait`: in a terminal, the wait for the first page is a status line that `q`
+    /// ends (``StartupWait``).
+    init(url: String, token: String?, allowHTTPToken: Bool = false, trust: String?, wake: WakeSignal?, cache: DiskCache? = nil,
+         showsWait: Bool = false) throws {
         self.url = url
         let credential: Credential?
         do { credential = try token.map { token throws(Credential.Refusal) in try Credential(token: token, for: url, allowCleartext: allowHTTPToken) } } catch {
@@ -57,14 +61,26 @@ final class FeedSession {
         }
         pager = FeedPager(url: url, fetcher: fetcher, wake: wake)
         do {
-            let first = try pager.loadFirstPage()
+            let wait = showsWait ? StartupWait() : nil
+            defer { wait?.end() }
+            let host = PlainText.clean(URL(string: url)?.host ?? url)
+            let first = try pager.loadFirstPage { waited in
+                // Said only once the wait is long enough to notice.
+                guard let wait, waited >= .milliseconds(500) else { return true }
+                let seconds = Int(waited / .seconds(1))
+                return wait.poll(status: "destinations: waiting for the first page from \(host)… \(seconds) s (q quits)")
+            }
             firstPage = first
             skippedStatuses = first.page.skipped
             pageLatencies.append(first.latency.milliseconds)
             offlineSince = first.offlineSince
         } catch {
             end()
-            throw AppError(description: "\(PlainText.clean(url)): \(error)", status: 1)
+            switch error {
+            case .cancelled: throw AppError(description: "quit before the first page came", status: 0)
+            case .timedOut: throw AppError(description: "\(PlainText.clean(url)): no first page within \(Int(FeedPager.firstPageBound / .seconds(1))) s", status: 1)
+            default: throw AppError(description: "\(PlainText.clean(url)): \(error)", status: 1)
+            }
         }
     }
 

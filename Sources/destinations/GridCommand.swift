@@ -283,7 +283,8 @@ struct GridOptions: Sendable {
                     printError("destinations: no disk cache (\(diskCache.folder): \(error)); every response comes over the network")
                 }
             }
-            let session = try FeedSession(url: feed, token: token, allowHTTPToken: allowHTTPToken, trust: trustCertificate, wake: wake, cache: cache)
+            let session = try FeedSession(url: feed, token: token, allowHTTPToken: allowHTTPToken, trust: trustCertificate, wake: wake, cache: cache,
+                                          showsWait: scenario == nil)
             let catalogue = session.firstCatalogue()
             return LoadedCatalogue(catalogue: catalogue, posts: catalogue.baseCount, feed: session)
         }

@@ -58,8 +58,10 @@ enum GridLaunch {
         switch images {
         case .workers where feed != nil:
             let loader = feed!.makeLoader(workers: options.workers, priority: options.workerPriority, wake: wake, colorMode: colorMode, output: output)
+            // A real server: photo retries jittered, so a server back from a failure is not
+            // asked for every photo at the same instant (issue 43).
             return AssetStore(cache: PreparedImageCache(limit: options.cacheBytes), loader: loader, colorMode: colorMode, placeholders: placeholders,
-                              output: output)
+                              output: output, retries: .photos)
         case .workers:
             // The desktop's thumbnails serve your own photos; the bundled ones are decoded
             // every time on purpose (their decode cost is what the benchmarks measure).

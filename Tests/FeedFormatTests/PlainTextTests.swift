@@ -40,6 +40,25 @@ import Testing
         #expect(PlainText.cleanLines(plain) == plain)
     }
 
+    /// No cluster costs more than a few scalars to segment, hash or draw (issue 43): a base
+    /// with 10,000 combining marks, an endless ZWJ chain, an endless run of conjoining jamo
+    /// are cut to ``PlainText/maximumExtendingScalars``; real sequences are untouched.
+    @Test func everyClusterIsHeldToAFewScalars() {
+        let zalgo = "a" + String(repeating: "\u{301}", count: 10_000) + "b"
+        let cleaned = PlainText.clean(zalgo)
+        #expect(cleaned.unicodeScalars.count == 2 + PlainText.maximumExtendingScalars)
+        #expect(cleaned.count == 2 && cleaned.hasSuffix("b"))
+        let chain = String(repeating: "👨\u{200D}", count: 5_000)
+        #expect(PlainText.clean(chain).unicodeScalars.count < 5_000 && PlainText.clean(chain).count > 100, "cut into many short clusters")
+        for character in PlainText.clean(chain) { #expect(character.unicodeScalars.count <= 1 + PlainText.maximumExtendingScalars) }
+        let jamo = String(repeating: "\u{1100}", count: 3_000)
+        for character in PlainText.clean(jamo) { #expect(character.unicodeScalars.count <= 1 + PlainText.maximumExtendingScalars) }
+        #expect(PlainText.cleanLines(zalgo + "\n").unicodeScalars.count == 3 + PlainText.maximumExtendingScalars)
+        for real in ["👨🏽\u{200D}👩🏽\u{200D}👧🏽\u{200D}👦🏽", "🏳️‍🌈", "Tiếng Việt", "한국어 ᄒᆞᆫ", "नमस्ते", "ཀྵྐྵ", "e\u{301}\u{302}\u{303}"] {
+            #expect(PlainText.clean(real) == real, "\(real)")
+        }
+    }
+
     @Test func malformedMarkupNeverFails() {
         #expect(PlainText.fromHTML("plain text") == "plain text")
         #expect(PlainText.fromHTML("a < b") == "a")  // an unclosed tag ends the text

@@ -54,7 +54,7 @@ import Testing
         let fetcher = try HTTPFetcher(credential: try Credential(token: Self.token, for: feed))
         defer { fetcher.shutdown() }
         let pager = FeedPager(url: feed, fetcher: fetcher, wake: nil)
-        _ = try pager.loadFirstPage()
+        _ = try await onOwnThread { Result { () throws(FetchError) in try pager.loadFirstPage() } }.get()
         for _ in 0..<3 {
             guard pager.loadMore() else { break }
             while pager.isLoading { try await Task.sleep(for: .milliseconds(5)) }
@@ -107,7 +107,7 @@ import Testing
         let fetcher = try HTTPFetcher()
         defer { fetcher.shutdown() }
         let pager = FeedPager(url: server.base + "/api/v1/timelines/public", fetcher: fetcher, wake: nil)
-        _ = try pager.loadFirstPage()
+        _ = try await onOwnThread { Result { () throws(FetchError) in try pager.loadFirstPage() } }.get()
         #expect(pager.loadMore())
         var events: [FeedPagerEvent] = []
         while events.isEmpty {
@@ -120,7 +120,7 @@ import Testing
         // A 404 is not asked again by itself: one request, then the pager waits for the person.
         let second = FeedPager(url: server.base + "/api/v1/timelines/public", fetcher: fetcher, wake: nil)
         answers.withLock { $0 = [.json("{\"error\":\"Not found\"}", status: 404)] }
-        _ = try second.loadFirstPage()
+        _ = try await onOwnThread { Result { () throws(FetchError) in try second.loadFirstPage() } }.get()
         let before = server.requests.count
         #expect(second.loadMore())
         while second.isLoading { try await Task.sleep(for: .milliseconds(5)) }

@@ -26,6 +26,15 @@ int terminal_resize_take(void);
 /// in this target's C file), or -1.
 int terminal_capture_file(void);
 
+/// Before the screen is taken (a feed's first page awaited): keys are read one at a time
+/// without echo from `fd`, whose modes are saved here; SIGINT, SIGTERM, SIGHUP and SIGQUIT
+/// put them back before they end the process as they would have. Returns 0, or -1 when `fd`
+/// is not a terminal (nothing changed).
+int terminal_wait_begin(int fd);
+
+/// Puts the modes and the signals' actions back as they were before terminal_wait_begin.
+void terminal_wait_end(void);
+
 /// Crashes with `sig` the way a real fault of that kind would (tests of the restore).
 void terminal_restore_crash_for_test(int sig);
 

@@ -47,3 +47,17 @@ jpeg = bytearray(open("quadrants.jpg", "rb").read())
 sof = jpeg.find(b"\xff\xc0")
 jpeg[sof + 5:sof + 9] = struct.pack(">HH", 65000, 65000)
 open("huge-header.jpg", "wb").write(bytes(jpeg))
+
+
+def bomb(width, height):
+    """A valid 1-bit greyscale PNG of zeros: a few kilobytes that decode to width x height
+    pixels of RGBA (issue 43: 12-KB PNGs that took the process past 1.3 GB)."""
+    row = b"\x00" * (1 + (width + 7) // 8)  # filter type 0, then the row's bits
+    deflate = zlib.compressobj(9)
+    data = b"".join(deflate.compress(row) for _ in range(height)) + deflate.flush()
+    ihdr = struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", ihdr) + png_chunk(b"IDAT", data) + png_chunk(b"IEND", b"")
+
+
+open("bomb-100mp.png", "wb").write(bomb(10_000, 10_000))  # refused from its header
+open("bomb-23mp.png", "wb").write(bomb(4_800, 4_800))     # under the decode limit: held to the budget
