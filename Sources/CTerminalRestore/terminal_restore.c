@@ -134,8 +134,8 @@ static struct sigaction wait_previous[4];
 
 static void wait_handler(int sig) {
     if (wait_fd >= 0) tcsetattr(wait_fd, TCSANOW, &wait_termios);
-    // The status line ends before the shell's prompt comes back.
-    ssize_t ignored = write(STDERR_FILENO, "\r\n", 2);
+    // The status line is cleared: the shell's prompt comes back in its place.
+    ssize_t ignored = write(STDERR_FILENO, "\r\033[K", 4);
     (void)ignored;
     struct sigaction default_action;
     memset(&default_action, 0, sizeof default_action);

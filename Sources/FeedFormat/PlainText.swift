@@ -180,7 +180,8 @@ public enum PlainText {
     /// segmenting graphemes (what is being bounded is the cost of segmenting them): a
     /// combining or spacing mark, a variation selector, an emoji modifier, a ZWJ and the
     /// scalar after it, a conjoining jamo after another. Past the cap, such scalars are
-    /// dropped (a dropped ZWJ leaves what follows it a cluster of its own).
+    /// dropped: the rest of a run of marks or jamo, or the ZWJ that would join one more
+    /// (what follows it then starts a cluster of its own).
     struct ClusterCap {
         private var extending = 0
         private var afterJoiner = false
@@ -198,10 +199,9 @@ public enum PlainText {
             let extends = afterJoiner || (jamo && afterJamo) || Self.isExtending(scalar)
             afterJoiner = false
             if extends {
-                guard extending < PlainText.maximumExtendingScalars else {
-                    afterJamo = false
-                    return false
-                }
+                // Past the cap: dropped, and so is the rest of the run (jamo after jamo would
+                // still join; a ZWJ's partner, its ZWJ gone, starts a cluster of its own).
+                guard extending < PlainText.maximumExtendingScalars else { return false }
                 extending += 1
             } else {
                 extending = 0

@@ -202,8 +202,8 @@ public final class ImagePreparer {
             }
         }
         switch format {
-        case .jpeg: try jpeg.decode(data, path: path, covering: minimum)
-        case .png: try PNGCodec.decode(data, path: path)
+        case .jpeg: return try jpeg.decode(data, path: path, covering: minimum)
+        case .png: return try PNGCodec.decode(data, path: path)
         case nil: throw .notAnImage(path: path)
         }
     }

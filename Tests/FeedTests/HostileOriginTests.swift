@@ -126,6 +126,67 @@ import Testing
         while second.isLoading { try await Task.sleep(for: .milliseconds(5)) }
         #expect(server.requests.count == before + 1)
         #expect(second.events.drainIfAvailable()?.contains { if case .failed(.status(404, _), nil) = $0 { true } else { false } } == true)
+        // The frame loop asks on every frame while the grid is near its end: nothing goes
+        // out until the person asks (issue 43: 60 requests a second to a server that said no).
+        for _ in 0..<100 { #expect(!second.loadMore()) }
+        #expect(second.isHeld && server.requests.count == before + 1)
+        second.askAgain()
+        #expect(second.loadMore(), "the person's G asks once more")
+        while second.isLoading { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(server.requests.count == before + 2)
+    }
+
+    /// The backstop under every policy: whatever the callers do, the fetcher makes at most
+    /// `burst` requests to an origin at once and `perSecond` after. On a clock held still,
+    /// 35 requests at once are 5 now and 30 that wait their turn, 0.1 s apart.
+    @Test func requestsToAnOriginAreBoundedWhateverTheCallersDo() async throws {
+        let server = try HostileServer(host: "127.0.0.1") { _ in HostileServer.Response(status: 500, text: "no") }
+        defer { server.stop() }
+        let fetcher = try HTTPFetcher(bound: RequestBound(perSecond: 10, burst: 5, clock: { .zero }))
+        defer { fetcher.shutdown() }
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<35 {
+                group.addTask { _ = try? await fetcher.fetch(server.base + "/\(index)", limit: 1 << 10, deadline: .seconds(30)) }
+            }
+        }
+        #expect(server.requests.count == 35)
+        #expect(fetcher.requestsHeldByBound == 30)
+        var bucket = TokenBucket(rate: 10, capacity: 5, now: .zero)
+        let waits = (0..<35).map { _ in bucket.reserve(at: .zero) }
+        #expect(waits.filter { $0 == .zero }.count == 5 && waits.last == .seconds(3))
+        // Over any span, at most capacity + rate × span: reserved at 0, 1 and 2 s.
+        var spread = TokenBucket(rate: 10, capacity: 5, now: .zero)
+        let admitted = (0..<3).flatMap { second in (0..<20).map { _ in Duration.seconds(second) + spread.reserve(at: .seconds(second)) } }
+        for start in 0..<30 {
+            let from = Duration.milliseconds(start * 100)
+            #expect(admitted.filter { $0 >= from && $0 < from + .seconds(1) }.count <= 5 + 10 + 1)
+        }
+    }
+
+    /// A first page that never comes ends in a message within its bound (a server that
+    /// trickles a byte a second once kept the terminal blank for 92 s), and the person's
+    /// `q` ends the wait at once.
+    @Test func theStartWaitsForTheFirstPageWithinABoundAndThePersonMayEndIt() async throws {
+        let server = try HostileServer(host: "127.0.0.1") { _ in
+            HostileServer.Response(status: 200, headers: [("Content-Type", "application/json")], body: Array(repeating: UInt8(ascii: " "), count: 64) + Array("[]".utf8),
+                                   trickle: (chunk: 1, pause: .milliseconds(200)))
+        }
+        defer { server.stop() }
+        let fetcher = try HTTPFetcher()
+        defer { fetcher.shutdown() }
+        let slow = FeedPager(url: server.base + "/api/v1/timelines/public", fetcher: fetcher, wake: nil)
+        let timedOut = await onOwnThread { Result { () throws(FetchError) in try slow.loadFirstPage(bound: .milliseconds(600)) } }
+        #expect(throws: FetchError.timedOut(host: "127.0.0.1")) { try timedOut.get() }
+        let polls = Lock(0)
+        let quitting = FeedPager(url: server.base + "/api/v1/timelines/public", fetcher: fetcher, wake: nil)
+        let quit = await onOwnThread {
+            Result { () throws(FetchError) in
+                try quitting.loadFirstPage { _ in polls.withLock { $0 += 1; return $0 < 3 } }
+            }
+        }
+        #expect(throws: FetchError.cancelled) { try quit.get() }
+        #expect(polls.withLock { $0 } == 3, "ended at the poll that said so")
+        #expect(!quitting.isLoading)
     }
 
     @Test func aRedirectedPostIsNotFollowed() async throws {
