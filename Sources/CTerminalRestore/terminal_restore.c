@@ -160,7 +160,9 @@ int terminal_wait_begin(int fd) {
     modes.c_lflag &= ~(tcflag_t)(ICANON | ECHO);  // ISIG stays: Ctrl-C is still SIGINT
     modes.c_cc[VMIN] = 0;
     modes.c_cc[VTIME] = 0;
-    return tcsetattr(fd, TCSANOW, &modes) == 0 ? 0 : -1;
+    if (tcsetattr(fd, TCSANOW, &modes) == 0) return 0;
+    terminal_wait_end();  // nothing changed: the handlers go too
+    return -1;
 }
 
 void terminal_wait_end(void) {

@@ -85,7 +85,12 @@ public final class FeedPager: Sendable {
     public var isHeld: Bool { state.withLock { $0.heldUntilAsked } }
 
     /// The person asked for more (`G`): a page refused for good may be asked once more.
-    public func askAgain() { state.withLock { $0.heldUntilAsked = false } }
+    public func askAgain() {
+        state.withLock {
+            $0.heldUntilAsked = false
+            $0.attempt = 0
+        }
+    }
 
     /// Asks for the next page unless one is under way or the feed has ended; returns
     /// whether a request started. Never waits.
@@ -135,7 +140,8 @@ public final class FeedPager: Sendable {
                 } catch {
                     result.withLock { $0 = .failure(error) }
                     guard error.isTransient, attempt < Self.firstPageAttempts else { break }
-                    try? await Task.sleep(for: .milliseconds(500 << (attempt - 1)))
+                    // A server's Retry-After stands (the bound ends a wait past it).
+                    try? await Task.sleep(for: max(.milliseconds(500 << (attempt - 1)), error.retryAfter ?? .zero))
                 }
             }
             done.signal()
@@ -145,7 +151,7 @@ public final class FeedPager: Sendable {
         while done.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
             let waited = ContinuousClock.now - started
             if waited > bound {
-                ending = .timedOut(host: URL(string: url)?.host ?? url)
+                ending = .tooSlow(host: URL(string: url)?.host ?? url, bound: bound)
             } else if !whileWaiting(waited) {
                 ending = .cancelled
             }

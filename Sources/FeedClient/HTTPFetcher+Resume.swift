@@ -38,7 +38,7 @@ extension HTTPFetcher {
             } else {
                 var message: [UInt8] = []
                 try? await readBody(head.response, limit: 64 << 10, host: head.host, until: started + deadline, onBytes: nil, into: &message)
-                throw .status(status, message: Self.serverMessage(message))
+                throw statusError(status, headers: head.response.headers.map { ($0.name, $0.value) }, body: message)
             }
             let before = body.count, whole = total
             let progress: (@Sendable (Int, Int?) -> Void)? = onBytes.map { report in { @Sendable bytes, _ in report(bytes, whole) } }

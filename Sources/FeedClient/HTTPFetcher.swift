@@ -37,6 +37,8 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The TLS handshake failed: an untrusted or mismatched certificate, or a server that
     /// offers nothing newer than TLS 1.1.
     case insecure(host: String, reason: String)
+    /// The start's first page did not come within its bound (``FeedPager/firstPageBound``).
+    case tooSlow(host: String, bound: Duration)
     /// The connection ended before the body did (a reset, a lying Content-Length).
     case cutShort(received: Int)
     /// The body came whole but is not what was asked for (a web page, broken JSON).
@@ -57,6 +59,7 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         case .redirectNotWeb(let url): "a redirect to \(shown(url)), which is not http(s)"
         case .redirectedWrite(let url): "the server redirected the request to \(shown(url)); a write is not sent again elsewhere"
         case .unexpectedAnswer(let what): "the server's answer was not \(shown(what))"
+        case let .tooSlow(host, bound): "\(shown(host)) sent no first page within \(Int(bound / .seconds(1))) s"
         case let .insecure(host, reason):
             "no secure connection to \(shown(host)): \(shown(reason, limit: 600)) (a server of your own: --trust-certificate FILE trusts its certificate)"
         case .cutShort(let received): "the connection dropped after \(received) bytes"
@@ -277,11 +280,7 @@ public final class HTTPFetcher: Sendable {
         try await readBody(head.response, limit: limit, host: head.host, until: started + deadline, onBytes: onBytes, into: &bytes)
         let status = Int(head.response.status.code)
         guard (200..<300).contains(status) || status == 304 else {
-            if status == 429 || status == 503, let value = head.response.headers.first(name: "Retry-After"),
-               let wait = FetchError.retryAfter(value, now: now()) {
-                throw .throttled(status, retryAfter: wait, message: Self.serverMessage(bytes))
-            }
-            throw .status(status, message: Self.serverMessage(bytes))
+            throw statusError(status, headers: head.response.headers.map { ($0.name, $0.value) }, body: bytes)
         }
         return FetchedBody(status: status, headers: head.response.headers.map { ($0.name, $0.value) }, bytes: bytes, url: head.url)
     }
@@ -341,7 +340,8 @@ public final class HTTPFetcher: Sendable {
     func readBody(_ response: HTTPClientResponse, limit: Int, host: String, until deadline: ContinuousClock.Instant,
                           onBytes: (@Sendable (Int, Int?) -> Void)?, into bytes: inout [UInt8]) async throws(FetchError) {
         let declared = response.headers.first(name: "Content-Length").flatMap(Int.init)
-        if let declared, bytes.count + declared > limit { throw .tooLarge(limit: limit) }
+        // Compared without adding: a declared length near Int.max must not overflow.
+        if let declared, declared < 0 || declared > limit - bytes.count { throw .tooLarge(limit: limit) }
         // Room once, for what was declared: an array grown by doubling holds up to twice its
         // bytes while it copies (an endless body would take twice its cap).
         if let declared, declared > 0 { bytes.reserveCapacity(bytes.count + declared) }
@@ -383,6 +383,17 @@ public final class HTTPFetcher: Sendable {
         if text.contains("connectTimeout") || text.contains("Timeout") { return .timedOut(host: host) }
         if text.contains("refused") || text.contains("ECONNREFUSED") { return .unreachable(host: host, reason: "connection refused") }
         return .unreachable(host: host, reason: shown(text))
+    }
+
+    /// What a non-2xx answer is: ``FetchError/throttled(_:retryAfter:message:)`` for a 429 or
+    /// 503 that said when to come back, else ``FetchError/status(_:message:)``.
+    func statusError(_ status: Int, headers: [(String, String)], body: [UInt8]) -> FetchError {
+        if status == 429 || status == 503,
+           let value = headers.first(where: { $0.0.caseInsensitiveCompare("Retry-After") == .orderedSame })?.1,
+           let wait = FetchError.retryAfter(value, now: now()) {
+            return .throttled(status, retryAfter: wait, message: Self.serverMessage(body))
+        }
+        return .status(status, message: Self.serverMessage(body))
     }
 
     /// The `error` of a JSON error body, or nil.

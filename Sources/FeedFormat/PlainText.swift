@@ -211,10 +211,14 @@ public enum PlainText {
             return true
         }
 
+        /// Whatever may join a cluster to its neighbour: marks, Unicode's Grapheme_Extend set
+        /// (ZWNJ among it), every format character (ZWJ, and the prepended concatenation
+        /// marks U+0600–U+0605 that join what follows), emoji modifiers.
         static func isExtending(_ scalar: Unicode.Scalar) -> Bool {
-            switch scalar.properties.generalCategory {
-            case .nonspacingMark, .spacingMark, .enclosingMark: return true
-            default: return scalar.value == 0x200D || scalar.properties.isEmojiModifier || scalar.properties.isVariationSelector
+            let properties = scalar.properties
+            switch properties.generalCategory {
+            case .nonspacingMark, .spacingMark, .enclosingMark, .format: return true
+            default: return properties.isGraphemeExtend || properties.isEmojiModifier || properties.isVariationSelector
             }
         }
     }

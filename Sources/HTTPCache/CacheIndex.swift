@@ -57,6 +57,16 @@ struct CacheIndex: Sendable {
                 table.column("used", .integer).notNull().indexed()
             }
         }
+        // Versions before issue 43 keyed a `Vary: Authorization` response by the token itself
+        // and kept `Set-Cookie`: those rows go, their bytes overwritten in the file (their
+        // bodies, named by no row now, are deleted at open).
+        migrator.registerMigration("2: no credentials on disk") { db in
+            try db.execute(sql: "PRAGMA secure_delete = ON")
+            try db.execute(sql: """
+                DELETE FROM entry WHERE key LIKE '%' || char(10) || 'authorization=%' OR key LIKE '%' || char(10) || 'cookie=%'
+                    OR key LIKE '%' || char(10) || 'proxy-authorization=%' OR CAST(fields AS TEXT) LIKE '%set-cookie%'
+                """)
+        }
         return migrator
     }
 }

@@ -40,9 +40,13 @@ public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
         case .empty(let path): "\(path): empty file"
         case .notAnImage(let path): "\(path): not a JPEG or PNG image"
         case .tooLarge(let path, let width, let height):
-            ImageLimits.exceeded(width: width, height: height)
-                ? "\(path): \(width)×\(height) pixels is over the limit of \(ImageLimits.maximumPixels / 1_000_000) megapixels"
-                : "\(path): \(width)×\(height) pixels would decode to more than the \(ImageLimits.maximumDecodedPixels / 1_000_000) megapixels a picture may take"
+            if ImageLimits.exceeded(width: width, height: height) {
+                "\(path): \(width)×\(height) pixels is over the limit of \(ImageLimits.maximumPixels / 1_000_000) megapixels"
+            } else if width * height > ImageLimits.maximumDecodedPixels {
+                "\(path): \(width)×\(height) pixels would decode to more than the \(ImageLimits.maximumDecodedPixels / 1_000_000) megapixels a picture may take"
+            } else {
+                "\(path): \(width)×\(height) pixels would take more memory to decode than all decodes may share (\(DecodeBudget.shared.capacity >> 20) MB)"
+            }
         case .corrupt(let path, let reason): "\(path): corrupt image (\(reason))"
         case .unsupported(let path, let reason): "\(path): unsupported image (\(reason))"
         case .unavailable(let path, let reason): "\(path): unavailable offline (\(reason))"

@@ -27,10 +27,11 @@ public final class JPEGDecoder {
         return status == 0 && width > 0 && height > 0 ? (Int(width), Int(height)) : nil
     }
 
-    /// What ``decode(_:path:covering:)`` will allocate for `data`, from its header alone: the
-    /// scaled RGBA, and for a progressive image that the DC-scan reader does not take,
-    /// libjpeg's whole-image coefficient buffer (2 bytes a sample: 6 a pixel for 3
-    /// components, 8 for CMYK). Nil for a header it cannot read (the decode says why).
+    /// What ``decode(_:path:covering:)`` may allocate for `data`, from its header alone: the
+    /// scaled RGBA, and for a progressive image libjpeg's whole-image coefficient buffer (2
+    /// bytes a sample, as many samples as its subsampling keeps). Counted at 1/8 too: the
+    /// DC-scan reader gives some progressive files back to TurboJPEG (restart markers, a
+    /// second frame…). Nil for a header it cannot read (the decode says why).
     public func plannedBytes(_ data: [UInt8], covering minimum: (width: Int, height: Int)?) -> (bytes: Int, width: Int, height: Int)? {
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
         let status = data.withUnsafeBufferPointer {
@@ -42,9 +43,17 @@ public final class JPEGDecoder {
         let factor = Self.scalingFactor(width: Int(width), height: Int(height), covering: target)
         let scaled = Int(ctj_scaled(width, factor)) * Int(ctj_scaled(height, factor)) * 4
         let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
-        let progressive = JPEGSegments(data).contains { $0.marker == 0xC2 }
-        let readsDCAlone = readsDCScansAlone && factor.num == 1 && factor.denom == 8 && !isCMYK
-        let coefficients = progressive && !readsDCAlone ? Int(width) * Int(height) * (isCMYK ? 8 : 6) : 0
+        // SOF2, SOF6, SOF10, SOF14: progressive, Huffman or arithmetic coded.
+        let progressive = JPEGSegments(data).contains { [0xC2, 0xC6, 0xCA, 0xCE].contains($0.marker) }
+        // Samples a pixel: 4:4:4 3, 4:2:2 and 4:4:0 2, 4:2:0 and 4:1:1 1.5, grey 1, CMYK 4.
+        let halfSamples: Int = switch Int(subsampling) {
+        case _ where isCMYK: 8
+        case Int(TJSAMP_444.rawValue): 6
+        case Int(TJSAMP_422.rawValue), Int(TJSAMP_440.rawValue): 4
+        case Int(TJSAMP_GRAY.rawValue): 2
+        default: 3
+        }
+        let coefficients = progressive ? Int(width) * Int(height) * halfSamples : 0  // 2 bytes × halfSamples / 2
         return (scaled + coefficients, Int(width), Int(height))
     }
 

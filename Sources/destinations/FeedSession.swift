@@ -78,7 +78,6 @@ final class FeedSession {
             end()
             switch error {
             case .cancelled: throw AppError(description: "quit before the first page came", status: 0)
-            case .timedOut: throw AppError(description: "\(PlainText.clean(url)): no first page within \(Int(FeedPager.firstPageBound / .seconds(1))) s", status: 1)
             default: throw AppError(description: "\(PlainText.clean(url)): \(error)", status: 1)
             }
         }

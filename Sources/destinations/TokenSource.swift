@@ -1,8 +1,8 @@
 import Foundation
 
-/// Where the feed's token comes from (issue 43): `--token-file` (its first line), then
-/// `DESTINATIONS_TOKEN`, then `--token`, which works but says that other users can read it
-/// in the process list (`ps`, /proc/PID/cmdline), as ssh and curl users are told.
+/// Where the feed's token comes from (issue 43): `--token-file` (its first line), else
+/// `--token`, which works but says that other users can read it in the process list (`ps`,
+/// /proc/PID/cmdline), else `DESTINATIONS_TOKEN`.
 enum TokenSource {
     static func token(flag: String?, file: String?) throws(AppError) -> String? {
         if let file { return try read(file) }
@@ -15,7 +15,9 @@ enum TokenSource {
 
     /// The first line of `path`, which only its owner may read (as ssh asks of a key).
     static func read(_ path: String) throws(AppError) -> String {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+        // The file a link points to is the one whose mode counts (a link's own is 0777).
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: target),
               let data = FileManager.default.contents(atPath: path) else {
             throw AppError(description: "--token-file \(path): cannot be read", status: 2)
         }

@@ -54,6 +54,12 @@ import Testing
         let jamo = String(repeating: "\u{1100}", count: 3_000)
         for character in PlainText.clean(jamo) { #expect(character.unicodeScalars.count <= 1 + PlainText.maximumExtendingScalars) }
         #expect(PlainText.cleanLines(zalgo + "\n").unicodeScalars.count == 3 + PlainText.maximumExtendingScalars)
+        // Joiners that reset nothing: ZWNJ between marks, prepended concatenation marks.
+        let zwnj = "a" + String(repeating: "\u{200C}\u{301}", count: 5_000)
+        let prepend = String(repeating: "\u{600}", count: 5_000) + "b"
+        for hostile in [zwnj, prepend] {
+            for character in PlainText.clean(hostile) { #expect(character.unicodeScalars.count <= 1 + PlainText.maximumExtendingScalars) }
+        }
         for real in ["👨🏽\u{200D}👩🏽\u{200D}👧🏽\u{200D}👦🏽", "🏳️‍🌈", "Tiếng Việt", "한국어 ᄒᆞᆫ", "नमस्ते", "ཀྵྐྵ", "e\u{301}\u{302}\u{303}"] {
             #expect(PlainText.clean(real) == real, "\(real)")
         }
