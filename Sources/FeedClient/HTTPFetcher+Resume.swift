@@ -38,7 +38,7 @@ extension HTTPFetcher {
             } else {
                 var message: [UInt8] = []
                 try? await readBody(head.response, limit: 64 << 10, host: head.host, until: started + deadline, onBytes: nil, into: &message)
-                throw statusError(status, headers: head.response.headers.map { ($0.name, $0.value) }, body: message)
+                throw statusError(status, headers: head.response.headers.map { ($0.name, $0.value) }, body: message, url: head.url)
             }
             let before = body.count, whole = total
             let progress: (@Sendable (Int, Int?) -> Void)? = onBytes.map { report in { @Sendable bytes, _ in report(bytes, whole) } }

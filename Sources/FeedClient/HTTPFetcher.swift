@@ -196,6 +196,9 @@ public final class HTTPFetcher: Sendable {
     let bound: RequestBound
     /// Requests that waited for the bound.
     let heldByBound = Lock(0)
+    /// Origins that answered 429 or 503 with `Retry-After`: nothing is sent to them until
+    /// then, whoever asks (pages, photos and likes alike; issue 43).
+    let originPauses = Lock<[Origin: (status: Int, until: ContinuousClock.Instant)]>([:])
 
     /// `credential`: its token sent as `Authorization: Bearer` to its origin only (requests
     /// made `authorized`, each hop checked). `trust`: a PEM
@@ -250,9 +253,14 @@ public final class HTTPFetcher: Sendable {
     /// Requests that waited for the per-origin bound so far.
     public var requestsHeldByBound: Int { heldByBound.withLock { $0 } }
 
-    /// Waits for `url`'s origin to have a request to spare (see ``originBuckets``).
+    /// Waits for `url`'s origin to have a request to spare (see ``originBuckets``); fails at
+    /// once, sending nothing, while the origin asked to be left alone (``originPauses``).
     func waitForTheBound(_ url: String) async throws(FetchError) {
         guard let origin = Origin(url: url) else { return }
+        if let pause = originPauses.withLock({ $0[origin] }) {
+            let left = pause.until - ContinuousClock.now
+            if left > .zero { throw .throttled(pause.status, retryAfter: left, message: "asked to wait") }
+        }
         let now = bound.clock()
         let wait = originBuckets.withLock { buckets in
             var bucket = buckets[origin] ?? TokenBucket(rate: bound.perSecond, capacity: bound.burst, now: now)
@@ -280,7 +288,7 @@ public final class HTTPFetcher: Sendable {
         try await readBody(head.response, limit: limit, host: head.host, until: started + deadline, onBytes: onBytes, into: &bytes)
         let status = Int(head.response.status.code)
         guard (200..<300).contains(status) || status == 304 else {
-            throw statusError(status, headers: head.response.headers.map { ($0.name, $0.value) }, body: bytes)
+            throw statusError(status, headers: head.response.headers.map { ($0.name, $0.value) }, body: bytes, url: head.url)
         }
         return FetchedBody(status: status, headers: head.response.headers.map { ($0.name, $0.value) }, bytes: bytes, url: head.url)
     }
@@ -385,12 +393,20 @@ public final class HTTPFetcher: Sendable {
         return .unreachable(host: host, reason: shown(text))
     }
 
-    /// What a non-2xx answer is: ``FetchError/throttled(_:retryAfter:message:)`` for a 429 or
-    /// 503 that said when to come back, else ``FetchError/status(_:message:)``.
-    func statusError(_ status: Int, headers: [(String, String)], body: [UInt8]) -> FetchError {
+    /// What a non-2xx answer from `url` is: ``FetchError/throttled(_:retryAfter:message:)``
+    /// for a 429 or 503 that said when to come back (and until then its origin is asked
+    /// nothing: ``originPauses``), else ``FetchError/status(_:message:)``.
+    func statusError(_ status: Int, headers: [(String, String)], body: [UInt8], url: String) -> FetchError {
         if status == 429 || status == 503,
            let value = headers.first(where: { $0.0.caseInsensitiveCompare("Retry-After") == .orderedSame })?.1,
            let wait = FetchError.retryAfter(value, now: now()) {
+            if let origin = Origin(url: url), wait > .zero {
+                let until = ContinuousClock.now + wait
+                originPauses.withLock { pauses in
+                    if let known = pauses[origin], known.until >= until { return }
+                    pauses[origin] = (status, until)
+                }
+            }
             return .throttled(status, retryAfter: wait, message: Self.serverMessage(body))
         }
         return .status(status, message: Self.serverMessage(body))

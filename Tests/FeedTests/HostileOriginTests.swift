@@ -117,8 +117,16 @@ import Testing
         guard case .failed(let error, let retryIn) = events.first else { Issue.record("\(events)"); return }
         #expect(error.retryAfter == .seconds(120) && retryIn == .seconds(120), "\(error) \(String(describing: retryIn))")
         pager.stop()
+        // Until then the origin is asked nothing, by anyone: a photo fails at once, unsent.
+        let asked = server.requests.count
+        var photoError: FetchError?
+        do { _ = try await fetcher.fetch(server.base + "/media/1.png", limit: 1 << 20, deadline: .seconds(5)) } catch { photoError = error }
+        #expect(photoError?.retryAfter.map { $0 > .seconds(100) } == true, "\(String(describing: photoError))")
+        #expect(server.requests.count == asked, "nothing sent to an origin that asked to wait")
+        let fresh = try HTTPFetcher()  // a client that was not asked to wait
+        defer { fresh.shutdown() }
         // A 404 is not asked again by itself: one request, then the pager waits for the person.
-        let second = FeedPager(url: server.base + "/api/v1/timelines/public", fetcher: fetcher, wake: nil)
+        let second = FeedPager(url: server.base + "/api/v1/timelines/public", fetcher: fresh, wake: nil)
         answers.withLock { $0 = [.json("{\"error\":\"Not found\"}", status: 404)] }
         _ = try await onOwnThread { Result { () throws(FetchError) in try second.loadFirstPage() } }.get()
         let before = server.requests.count
