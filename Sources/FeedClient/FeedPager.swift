@@ -226,7 +226,7 @@ public final class FeedPager: Sendable {
         do { page = try TimelinePage.parse(body.bytes, link: body.header("Link")) } catch { throw .notATimeline(error) }
         // A relative target is resolved against the response's own URL, after redirects (RFC
         // 8288 § 3.2; RFC 3986 § 5); one that is not http(s) then ends paging.
-        page.next = page.next.flatMap { Self.resolve($0, against: body.url) }
+        page.next = page.next.flatMap { WebTarget.resolve($0, against: body.url) }
         var placeholders: [String: Blurhash.Grid] = [:]
         for post in page.posts {
             if let hash = post.blurhash, let grid = Blurhash.decode(hash, width: placeholderSize.width, height: placeholderSize.height) {
@@ -235,13 +235,6 @@ public final class FeedPager: Sendable {
         }
         return FeedPageArrival(page: page, placeholders: placeholders, latency: ContinuousClock.now - started, bodyBytes: body.bytes.count,
                                offlineSince: body.offlineSince, fetchedAt: body.fetchedAt)
-    }
-
-    /// `target` as an absolute http(s) URL, relative to `base`; nil when it is not one.
-    public static func resolve(_ target: String, against base: String) -> String? {
-        guard let resolved = URL(string: target, relativeTo: URL(string: base))?.absoluteURL,
-              let scheme = resolved.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
-        return resolved.absoluteString
     }
 
     /// `url` with `limit=40` added when it names no limit.

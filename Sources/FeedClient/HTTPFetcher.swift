@@ -330,6 +330,7 @@ public final class HTTPFetcher: Sendable {
             if (300..<400).contains(status), status != 304, let location = response.headers.first(name: "Location") {
                 // Drain nothing: the connection is dropped with the response.
                 guard let next = URL(string: location, relativeTo: parsed)?.absoluteString else { throw .redirectNotWeb(location) }
+                guard WebTarget.resolve(location, against: current) != nil else { throw .redirectNotWeb(next) }
                 // A write is not replayed where the server points (curl and browsers turn a
                 // 301/302/303 POST into a GET, and keep it a POST for 307/308: neither is a like).
                 if method == .post { throw .redirectedWrite(to: next) }

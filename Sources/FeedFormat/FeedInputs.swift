@@ -17,6 +17,17 @@ public enum FeedInputs {
         precondition(!PlainText.clean(text).unicodeScalars.contains(where: PlainText.isUnsafe), "the sanitiser let an unsafe scalar through")
         precondition(!PlainText.cleanLines(text).unicodeScalars.contains { $0 != "\n" && $0 != "\t" && PlainText.isUnsafe($0) },
                      "the sanitiser let an unsafe scalar through a line")
+        // Redirects and Link targets (issue 43): what resolves is an http(s) URL with an origin,
+        // and a credential's origin never matches one with another host.
+        for base in ["https://social.example/api/v1/timelines/home", text] {
+            if let resolved = WebTarget.resolve(text, against: base) {
+                precondition(Origin(url: resolved) != nil, "a resolved target without an origin: \(resolved)")
+            }
+        }
+        if let origin = Origin(url: text) {
+            precondition(origin.scheme == "http" || origin.scheme == "https", "an origin of another scheme")
+            precondition(!origin.host.isEmpty && origin.port >= 0, "an origin without a host")
+        }
         for now in [Int64(0), 1_800_000_000, Int64.max] {
             if let wait = RetryAfter.seconds(text, now: now, cap: 3600) { precondition((0...3600).contains(wait), "a Retry-After out of range") }
         }
