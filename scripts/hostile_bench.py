@@ -11,6 +11,7 @@
 
 Each case runs --runs times (seeds 1..N) and prints every run, then the median and the
 worst. Usage: hostile_bench.py APP [--case memory|text|storm|all] [--runs 5] [--duration 20]
+[--stress 2]
 """
 import argparse
 import json
@@ -45,9 +46,12 @@ class HostileFeed:
         self.process.wait(timeout=10)
 
 
+STRESS = 0
+
+
 def run_app(app, timeline, seed, duration, scenario="fling"):
     command = [app, "--feed", timeline, "--scenario", scenario, "--duration", str(duration), "--refresh-rate", "120",
-               "--seed", str(seed), "--report", "json"]
+               "--seed", str(seed), "--report", "json", "--stress", str(STRESS)]
     result = subprocess.run(command, capture_output=True, text=True, timeout=duration + 120)
     if result.returncode != 0:
         raise SystemExit(f"hostile_bench: {' '.join(command)} exited {result.returncode}: {result.stderr[-2000:]}")
@@ -114,9 +118,12 @@ def main():
     parser.add_argument("--case", choices=["memory", "text", "storm", "all"], default="all")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--duration", type=float, default=20)
+    parser.add_argument("--stress", type=int, default=0, help="busy threads inside the app (its --stress): the cores busy")
     options = parser.parse_args()
+    global STRESS
+    STRESS = options.stress
     cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
-    print(f"hostile_bench: {cpu}, {len([l for l in open('/proc/cpuinfo') if l.startswith('processor')])} cores")
+    print(f"hostile_bench: {cpu}, {len([l for l in open('/proc/cpuinfo') if l.startswith('processor')])} cores, --stress {options.stress}")
     if options.case in ("memory", "all"):
         memory(options.app, options.runs, options.duration)
     if options.case in ("text", "all"):

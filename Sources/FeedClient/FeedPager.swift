@@ -85,8 +85,11 @@ public final class FeedPager: Sendable {
     public var isHeld: Bool { state.withLock { $0.heldUntilAsked } }
 
     /// The person asked for more (`G`): a page refused for good may be asked once more.
+    /// (A page waiting out a failure that may pass keeps its backoff: pressing `G` again and
+    /// again does not ask a failing server sooner.)
     public func askAgain() {
         state.withLock {
+            guard $0.heldUntilAsked else { return }
             $0.heldUntilAsked = false
             $0.attempt = 0
         }
