@@ -128,7 +128,10 @@ final class BackgroundApplies<SectionID: Hashable & Sendable, ItemID: Hashable &
             defer { wanted = false }
             return wanted
         }) == true else { return }
-        Platform.returnFreeMemoryToTheSystem()
+        // Snapshots of a million items are built and freed on whichever thread the queue runs:
+        // without this, each thread's arena kept its high-water mark and a long session's
+        // resident memory only grew (187 → 489 MB in a 10-minute soak).
+        MemoryReturn.toTheSystem()
     }
 
     func takeFinished() -> [Update] {

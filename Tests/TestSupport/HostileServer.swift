@@ -101,18 +101,20 @@ public final class HostileServer: @unchecked Sendable {
     /// Every request so far, in the order they arrived.
     public var requests: [Request] { log.withLock { $0 } }
 
-    /// Stops accepting; connections under way end when their handler returns.
+    /// Stops accepting; connections under way end when their handler returns. The listener
+    /// is shut down here (which wakes `accept`) and closed by the accepting thread itself, so
+    /// no descriptor is closed under another thread's call.
     public func stop() {
         guard !stopped.withLock({ stopped in defer { stopped = true }; return stopped }) else { return }
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 
     private func acceptLoop() {
+        defer { close(listener) }
         while !stopped.withLock({ $0 }) {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else {
-                if errno == EINTR { continue }
+                if errno == EINTR || errno == ECONNABORTED { continue }
                 return
             }
             let thread = Thread { [self] in serve(connection) }
