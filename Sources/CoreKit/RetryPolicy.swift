@@ -12,6 +12,8 @@ public struct RetryPolicy: Sendable, Equatable {
     /// `(1 − jitter) · d` and `d`. 0: exact (the virtual-clock tests).
     public var jitter: Double
 
+    /// A policy waiting `first` after one failure, doubling up to `cap`, `jitter` of each
+    /// wait drawn at random (0 to 1).
     public init(first: Duration, cap: Duration, jitter: Double = 0.5) {
         precondition(first > .zero && cap >= first && (0...1).contains(jitter), "RetryPolicy: bad values")
         self.first = first
@@ -52,7 +54,9 @@ public struct RetryPolicy: Sendable, Equatable {
 /// queue in order), and over any span of time the events it lets through are at most
 /// `capacity + rate · span`.
 public struct TokenBucket: Sendable {
+    /// Events a second, after the burst.
     public let rate: Double
+    /// Events at once after a quiet spell.
     public let capacity: Double
     private var tokens: Double
     private var last: Duration

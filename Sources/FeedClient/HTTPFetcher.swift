@@ -60,8 +60,9 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         case .redirectedWrite(let url): "the server redirected the request to \(shown(url)); a write is not sent again elsewhere"
         case .unexpectedAnswer(let what): "the server's answer was not \(shown(what))"
         case let .tooSlow(host, bound): "\(shown(host)) sent no first page within \(Int(bound / .seconds(1))) s"
-        case let .insecure(host, reason):
+        case let .insecure(host, reason) where reason.hasPrefix("its certificate"):
             "no secure connection to \(shown(host)): \(shown(reason, limit: 600)) (a server of your own: --trust-certificate FILE trusts its certificate)"
+        case let .insecure(host, reason): "no secure connection to \(shown(host)): \(shown(reason, limit: 600))"
         case .cutShort(let received): "the connection dropped after \(received) bytes"
         case .notATimeline(let error): error.description
         case .cancelled: "cancelled"
@@ -378,7 +379,14 @@ public final class HTTPFetcher: Sendable {
     static func translate(_ error: any Error, host: String) -> FetchError {
         if error is CancellationError || Task.isCancelled { return .cancelled }
         if error is NIOSSLError || error is NIOSSLExtraError || error is BoringSSLError {
-            return .insecure(host: host, reason: "\(error)")
+            let text = "\(error)"
+            // What the person can act on first, then the library's words in full.
+            let why = text.contains("PROTOCOL_VERSION") || text.contains("UNSUPPORTED_PROTOCOL")
+                ? "the server speaks no TLS version this app accepts (1.2 or newer)"
+                : text.contains("ostname") ? "its certificate is not for this host"
+                : text.contains("CERTIFICATE_VERIFY_FAILED") || text.contains("certificate") ? "its certificate is not trusted"
+                : "the TLS handshake failed"
+            return .insecure(host: host, reason: "\(why): \(text)")
         }
         if let client = error as? HTTPClientError {
             switch client {

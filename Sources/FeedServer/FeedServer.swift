@@ -27,6 +27,9 @@ public struct FeedServer: Sendable {
         /// PEM files: with both, HTTPS with HTTP/2 (and HTTP/1.1 for clients that ask).
         public var tlsCertificate: String?
         public var tlsKey: String?
+        /// With TLS: speak only TLS 1.0 and 1.1, as an outdated server does (a test's: the
+        /// client must refuse it, issue 43).
+        public var legacyTLSOnly = false
         /// Where previews are kept between runs.
         public var previewFolder: String?
         public var mediaCacheControl = "public, max-age=604800, immutable"
@@ -105,7 +108,11 @@ public struct FeedServer: Sendable {
         if let certificate = options.tlsCertificate, let key = options.tlsKey {
             do {
                 let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
-                let configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+                var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+                if options.legacyTLSOnly {
+                    configuration.minimumTLSVersion = .tlsv1
+                    configuration.maximumTLSVersion = .tlsv11
+                }
                 server = try .http2Upgrade(tlsConfiguration: configuration)
             } catch {
                 throw FeedServerError(description: "cannot use the TLS certificate or key: \(error)")

@@ -107,7 +107,7 @@ public final class AssetStore {
     /// A store over any background half: the worker pools, or a ``ScriptedAssetLoader``
     /// whose completions arrive at virtual times (simulations and tests).
     /// `retries`: when an interrupted photo is asked for again (exact by default, for the
-    /// virtual clock; a store over a real network passes ``RetryPolicy/photos``, jittered).
+    /// virtual clock; a store over a real network passes `RetryPolicy.photos` (CoreKit), jittered).
     public init(cache: PreparedImageCache, loader: any AssetLoading, colorMode: CellColorMode, placeholders: PlaceholderCatalog = PlaceholderCatalog(),
                 thumbnails: ThumbnailCache? = nil, output: ImageOutput = .symbols, retries: RetryPolicy = AssetStore.exactRetries) {
         interrupted = InterruptedRetries(policy: retries)
@@ -148,7 +148,7 @@ public final class AssetStore {
     private var workedSinceMemoryReturn = false
 
     /// True once after the workers delivered anything: the caller, going quiet, gives their
-    /// freed memory back (``MemoryReturn``). A decode of 96 MB freed on a worker stays
+    /// freed memory back (CoreKit's `MemoryReturn`). A decode of 96 MB freed on a worker stays
     /// resident in its arena otherwise (issue 43: the soak's settled RSS moved with it while
     /// the memory in use did not).
     public func takeMemoryToReturn() -> Bool {
@@ -156,7 +156,7 @@ public final class AssetStore {
         return workedSinceMemoryReturn
     }
 
-    /// ``RetryPolicy/photos`` without jitter: 2, 4, 8 … 60 s exactly (the default, for the
+    /// `RetryPolicy.photos` (CoreKit) without jitter: 2, 4, 8 … 60 s exactly (the default, for the
     /// virtual clock).
     public static let exactRetries = RetryPolicy(first: .seconds(2), cap: .seconds(60), jitter: 0)
 

@@ -19,6 +19,7 @@ public final class DecodeBudget: Sendable {
     /// Decodes that had to wait for room, so far.
     private let waited = Lock(0)
 
+    /// A budget of `bytes`.
     public init(bytes: Int) {
         capacity = bytes
     }

@@ -338,6 +338,22 @@ import Testing
         let parsed = try TimelinePage.parse(page.bytes, link: page.header("Link"))
         #expect(parsed.posts.count == 3)
         #expect(parsed.posts[0].thumbnailURL.hasPrefix("https://127.0.0.1:\(feed.port)/"))
+        // The same certificate, trusted, on a server that speaks nothing newer than TLS 1.1:
+        // refused (issue 43), and the message says why and names the flag only where it helps.
+        let outdated = try await LoopbackFeed.start {
+            $0.tlsCertificate = certificate
+            $0.tlsKey = key
+            $0.legacyTLSOnly = true
+        }
+        defer { Task { await outdated.stop() } }
+        var refusal: FetchError?
+        do { _ = try await trusting.fetch(outdated.timeline, limit: 1 << 20, deadline: .seconds(10)) } catch { refusal = error }
+        guard case .insecure(_, let reason)? = refusal else { Issue.record("TLS 1.1 was accepted: \(String(describing: refusal))"); return }
+        #expect(reason.hasPrefix("the server speaks no TLS version this app accepts (1.2 or newer)"), "\(reason)")
+        var untrusted: FetchError?
+        do { _ = try await stranger.fetch(feed.timeline, limit: 1 << 20, deadline: .seconds(10)) } catch { untrusted = error }
+        #expect(untrusted?.description.contains("its certificate is not trusted") == true && untrusted?.description.contains("--trust-certificate") == true,
+                "\(String(describing: untrusted))")
     }
 
     // MARK: Helpers
