@@ -63,35 +63,32 @@ def summary(label, values, unit, lower_is_better=True):
     print(f"  {label}: median {statistics.median(values):.2f} {unit}, worst {worst:.2f} {unit} ({', '.join(f'{v:.2f}' for v in values)})")
 
 
+def flings(app, mix, runs, duration):
+    """The fling over a --mix server, seeds 1..runs: each run's report, each printed."""
+    reports = []
+    for seed in range(1, runs + 1):
+        with HostileFeed("--mix", mix) as feed:
+            report = run_app(app, feed.timeline, seed, duration)
+        reports.append(report)
+        print(f"  seed {seed}: {report['frames']} frames, peak RSS {report['peak_rss_mb']} MB, hitches {report['hitches']}, "
+              f"commit p99 {report['commit_ms']['p99']} ms, max {report['commit_ms']['max']} ms")
+    return reports
+
+
 def memory(app, runs, duration):
     print(f"memory: PNG bombs (100 and 23 megapixels) and endless bodies, fling {duration} s at 120 Hz")
-    peaks, p99s, maxima, hitches = [], [], [], []
-    for seed in range(1, runs + 1):
-        with HostileFeed("--mix", "all") as feed:
-            report = run_app(app, feed.timeline, seed, duration)
-        peaks.append(report["peak_rss_mb"])
-        p99s.append(report["commit_ms"]["p99"])
-        maxima.append(report["commit_ms"]["max"])
-        hitches.append(report["hitches"])
-        print(f"  seed {seed}: peak RSS {report['peak_rss_mb']} MB, hitches {report['hitches']}, commit p99 {report['commit_ms']['p99']} ms, max {report['commit_ms']['max']} ms")
-    summary("peak RSS", peaks, "MB")
-    summary("commit p99", p99s, "ms")
-    summary("hitches", hitches, "")
+    reports = flings(app, "all", runs, duration)
+    summary("peak RSS", [r["peak_rss_mb"] for r in reports], "MB")
+    summary("commit p99", [r["commit_ms"]["p99"] for r in reports], "ms")
+    summary("hitches", [r["hitches"] for r in reports], "")
 
 
 def text(app, runs, duration):
     print(f"text: titles of 10,000 combining marks and 2,000-emoji ZWJ chains, fling {duration} s at 120 Hz")
-    maxima, p99s, hitches = [], [], []
-    for seed in range(1, runs + 1):
-        with HostileFeed("--mix", "zalgo") as feed:
-            report = run_app(app, feed.timeline, seed, duration)
-        maxima.append(report["commit_ms"]["max"])
-        p99s.append(report["commit_ms"]["p99"])
-        hitches.append(report["hitches"])
-        print(f"  seed {seed}: {report['frames']} frames, hitches {report['hitches']}, commit p99 {report['commit_ms']['p99']} ms, max {report['commit_ms']['max']} ms")
-    summary("commit max", maxima, "ms")
-    summary("commit p99", p99s, "ms")
-    summary("hitches", hitches, "")
+    reports = flings(app, "zalgo", runs, duration)
+    summary("commit max", [r["commit_ms"]["max"] for r in reports], "ms")
+    summary("commit p99", [r["commit_ms"]["p99"] for r in reports], "ms")
+    summary("hitches", [r["hitches"] for r in reports], "")
 
 
 def storm(app, runs, duration, retry_after=None):
