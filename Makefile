@@ -185,10 +185,7 @@ fuzz: deps
 # A long run as a restless user drives it (not part of CI): SOAK_S seconds in tmux over a
 # million posts plus a hostile photo folder; RSS and hitches each second into .build/soak.csv.
 SOAK_S ?= 600
-# heaptrack decides whether memory leaked (attached after the first minute); gdb reads
-# malloc_info for --diagnose.
 soak: deps
-	@$(MAKE) --no-print-directory install-packages PACKAGES="heaptrack gdb"
 	$(SWIFT) build -c release --product destinations
 	python3 scripts/soak.py --seconds $(SOAK_S)
 
