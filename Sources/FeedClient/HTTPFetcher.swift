@@ -106,23 +106,6 @@ private func shown(_ text: String, limit: Int = 120) -> String {
     return safe.count > limit ? String(safe.prefix(limit - 1)) + "…" : safe
 }
 
-/// The most requests a second the fetcher makes to one origin, whatever happens.
-public struct RequestBound: Sendable {
-    /// Requests a second, after the burst.
-    public var perSecond: Double
-    /// Requests at once after a quiet spell.
-    public var burst: Double
-    /// Monotonic time for the buckets (a test passes its own).
-    public var clock: @Sendable () -> Duration
-
-    public init(perSecond: Double = 200, burst: Double = 100, clock: (@Sendable () -> Duration)? = nil) {
-        self.perSecond = perSecond
-        self.burst = burst
-        let start = ContinuousClock.now
-        self.clock = clock ?? { ContinuousClock.now - start }
-    }
-}
-
 /// A response read whole (within its limit).
 public struct FetchedBody: Sendable {
     public var status: Int
@@ -188,18 +171,8 @@ public final class HTTPFetcher: Sendable {
     /// Seconds since 1970, for the cache's ages (a test's own clock).
     let now: @Sendable () -> Int64
     let cacheTally = Lock(CacheTally())
-    /// Requests to each origin, as a token bucket: the backstop under every retry policy, so
-    /// that no answer a server gives (and no bug of ours) makes more than
-    /// ``RequestBound/perSecond`` requests a second to it after a burst of
-    /// ``RequestBound/burst`` (issue 43). Far above what browsing needs: the photo pipeline's
-    /// own starts are 160 a second at most (``TransferPolicy``).
-    let originBuckets = Lock<[Origin: TokenBucket]>([:])
-    let bound: RequestBound
-    /// Requests that waited for the bound.
-    let heldByBound = Lock(0)
-    /// Origins that answered 429 or 503 with `Retry-After`: nothing is sent to them until
-    /// then, whoever asks (pages, photos and likes alike; issue 43).
-    let originPauses = Lock<[Origin: (status: Int, until: ContinuousClock.Instant)]>([:])
+    /// What each origin may be sent: its request bound and any pause it asked for.
+    let gate: OriginGate
 
     /// `credential`: its token sent as `Authorization: Bearer` to its origin only (requests
     /// made `authorized`, each hop checked). `trust`: a PEM
@@ -213,7 +186,7 @@ public final class HTTPFetcher: Sendable {
     public init(credential: Credential? = nil, userAgent: String = "destinations", trust: String? = nil, connectTimeout: Duration = .seconds(5),
                 connectionsPerHost: Int = TransferPolicy().connections, cache: DiskCache? = nil, now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) },
                 bound: RequestBound = RequestBound()) throws {
-        self.bound = bound
+        gate = OriginGate(bound: bound)
         self.cache = cache
         self.now = now
         var tls = TLSConfiguration.makeClientConfiguration()
@@ -252,26 +225,7 @@ public final class HTTPFetcher: Sendable {
     public var requestCount: Int { requests.withLock { $0 } }
     public var resumeCount: Int { resumed.withLock { $0 } }
     /// Requests that waited for the per-origin bound so far.
-    public var requestsHeldByBound: Int { heldByBound.withLock { $0 } }
-
-    /// Waits for `url`'s origin to have a request to spare (see ``originBuckets``); fails at
-    /// once, sending nothing, while the origin asked to be left alone (``originPauses``).
-    func waitForTheBound(_ url: String) async throws(FetchError) {
-        guard let origin = Origin(url: url) else { return }
-        if let pause = originPauses.withLock({ $0[origin] }) {
-            let left = pause.until - ContinuousClock.now
-            if left > .zero { throw .throttled(pause.status, retryAfter: left, message: "asked to wait") }
-        }
-        let now = bound.clock()
-        let wait = originBuckets.withLock { buckets in
-            var bucket = buckets[origin] ?? TokenBucket(rate: bound.perSecond, capacity: bound.burst, now: now)
-            defer { buckets[origin] = bucket }
-            return bucket.reserve(at: now)
-        }
-        guard wait > .zero else { return }
-        heldByBound.withLock { $0 += 1 }
-        do { try await Task.sleep(for: wait) } catch { throw .cancelled }
-    }
+    public var requestsHeldByBound: Int { gate.heldByBound }
 
     /// GETs (or POSTs) `url`, following redirects, and reads the body whole up to `limit`
     /// bytes within `deadline`; `onBytes` hears of every chunk as it arrives (progress,
@@ -318,7 +272,7 @@ public final class HTTPFetcher: Sendable {
                 request.headers.add(name: "Authorization", value: authorization)
             }
             for (name, value) in extra { request.headers.add(name: name, value: value) }
-            try await waitForTheBound(current)
+            try await gate.admit(current)
             requests.withLock { $0 += 1 }
             let response: HTTPClientResponse
             do {
@@ -404,18 +358,12 @@ public final class HTTPFetcher: Sendable {
 
     /// What a non-2xx answer from `url` is: ``FetchError/throttled(_:retryAfter:message:)``
     /// for a 429 or 503 that said when to come back (and until then its origin is asked
-    /// nothing: ``originPauses``), else ``FetchError/status(_:message:)``.
+    /// nothing: ``OriginGate/pause(_:status:for:)``), else ``FetchError/status(_:message:)``.
     func statusError(_ status: Int, headers: [(String, String)], body: [UInt8], url: String) -> FetchError {
         if status == 429 || status == 503,
            let value = headers.first(where: { $0.0.caseInsensitiveCompare("Retry-After") == .orderedSame })?.1,
            let wait = FetchError.retryAfter(value, now: now()) {
-            if let origin = Origin(url: url), wait > .zero {
-                let until = ContinuousClock.now + wait
-                originPauses.withLock { pauses in
-                    if let known = pauses[origin], known.until >= until { return }
-                    pauses[origin] = (status, until)
-                }
-            }
+            gate.pause(url, status: status, for: wait)
             return .throttled(status, retryAfter: wait, message: Self.serverMessage(body))
         }
         return .status(status, message: Self.serverMessage(body))

@@ -150,6 +150,13 @@ final class FeedSession {
         return false
     }
 
+    /// The person pressed `G`: page on to the end, and a page refused for good is asked once
+    /// more (by the person, never by the frame loop).
+    func askForTheEnd() {
+        pagesToTheEnd = true
+        pager.askAgain()
+    }
+
     /// Asks for the next page when fewer than `screensLeft` remain below the viewport, or
     /// when the person asked for the end; never while a page is under way.
     func pageIfNeeded(rowsBelow: Int, screenRows: Int, now: Duration) {

@@ -39,8 +39,7 @@ extension GridApp {
     func waitForWork(until deadline: Duration?) {
         // Nothing moves: memory freed with big snapshots goes back now, not mid-fling (D-056),
         // and so does what the image workers freed since they last delivered.
-        screen.source.returnFreedMemoryIfWanted()
-        if screen.store.takeMemoryToReturn() { MemoryReturn.toTheSystem() }
+        screen.returnFreedMemory()
         let woken = terminal.waitForInput(wake: wake, timeout: deadline.map { $0 - clock.now })
         if woken {
             somethingHappened = true  // draw the next tick: a key, a result or a signal is waiting

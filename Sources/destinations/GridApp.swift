@@ -352,8 +352,7 @@ final class GridApp: TerminalFrameDelegate {
             feed?.pagesToTheEnd = false
         case .scrollToBottom:
             screen.view.scrollToBottom()
-            feed?.pagesToTheEnd = true
-            feed?.pager.askAgain()  // a page refused for good is asked once more, by the person
+            feed?.askForTheEnd()
         case .reconfigure(let ids): screen.source.reconfigureItems(ids)
         case .liked(let id, let liked): recordLike(liked, id: id)
         case .openDetail(let id): screen.openDetail(id)

@@ -1,4 +1,5 @@
 import CellCanvas
+import CoreKit
 import CollectionKit
 import DestinationsModel
 import DiffableData
@@ -350,4 +351,14 @@ struct ShownPosts: GridContents {
         index >= 0 && index < count ? source.itemIdentifier(for: ItemPath(item: index, section: 0)) : nil
     }
     func isFavourited(_ id: Int) -> Bool { catalogue.isFavourited(ofPost: id - 1) }
+}
+
+extension GridScreen {
+    /// Gives back what was freed since the grid last went quiet: the data source's big
+    /// snapshots (D-056) and what the image workers freed since they last delivered (their
+    /// arenas keep it otherwise). For a frame loop about to wait, never inside a frame.
+    func returnFreedMemory() {
+        source.returnFreedMemoryIfWanted()
+        if store.takeMemoryToReturn() { MemoryReturn.toTheSystem() }
+    }
 }
