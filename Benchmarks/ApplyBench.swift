@@ -55,6 +55,7 @@ struct ApplyBench: ParsableCommand {
         func frame() -> Double {
             time += .milliseconds(8)
             let start = clock.now
+            source.applyFinishedUpdates(at: time)
             view.commit(at: time, into: &canvas)
             return (clock.now - start).milliseconds
         }

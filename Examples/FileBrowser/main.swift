@@ -83,6 +83,7 @@ final class FileBrowser: TerminalFrameDelegate {
                     at: Point(x: 0, y: 0), width: columns, style: CellStyle(reverse: true))
         let grid = Rect(x: 0, y: 1, width: columns, height: max(0, rows - 1))
         if view.viewport != grid { view.setViewport(grid) }
+        source.applyFinishedUpdates(at: now)  // what was applied since the last frame, once a frame
         view.commit(at: now, into: &canvas)
         terminal.present(canvas)
     }

@@ -51,6 +51,7 @@ final class HelloList: TerminalFrameDelegate {
         let (rows, columns) = terminal.size
         var canvas = Canvas(columns: columns, rows: rows)
         if view.viewport != Rect(x: 0, y: 0, width: columns, height: rows - 1) { view.setViewport(Rect(x: 0, y: 0, width: columns, height: rows - 1)) }
+        source.applyFinishedUpdates(at: now)  // what was applied since the last frame, once a frame
         view.commit(at: now, into: &canvas)
         let meter = scheduler.meter
         canvas.draw(" \(meter.frames) frames  hitches: \(meter.commitHitches) commit, \(meter.terminalHitches) terminal  (\(meter.band.rawValue))  q quits ", at: Point(x: 0, y: rows - 1), style: CellStyle(reverse: true))

@@ -92,6 +92,7 @@ final class ProcessList: TerminalFrameDelegate {
                     at: Point(x: 0, y: 0), width: width, style: CellStyle(reverse: true))
         let list = Rect(x: 0, y: 1, width: width, height: max(0, height - 1))
         if view.viewport != list { view.setViewport(list) }
+        source.applyFinishedUpdates(at: now)  // what was applied since the last frame, once a frame
         view.commit(at: now, into: &canvas)
         terminal.present(canvas)
     }

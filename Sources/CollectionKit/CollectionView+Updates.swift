@@ -23,7 +23,7 @@ extension CollectionView {
     /// - Complexity: O(live cells + reloaded and reconfigured items).
     func applyUpdate(_ new: Snapshot<SectionID, ItemID>, changes: Changeset<SectionID, ItemID>, animated: Bool, at time: Duration) {
         let old = snapshot
-        dataSource?.retire(old)
+        letGo.append(old)
         let oldFrames = animated ? live.mapValues { layout.frame(for: $0.indexPath) } : [:]
         for (item, entry) in live where !new.contains(item: item) {
             live[item] = nil
@@ -47,7 +47,7 @@ extension CollectionView {
         }
         glides = [:]
         dimmedUntil = nil
-        if let replaced = insertedSince { dataSource?.retire(replaced) }
+        if let replaced = insertedSince { letGo.append(replaced) }
         insertedSince = nil
         guard animated else { return }
         for (item, from) in oldFrames where live[item] != nil {

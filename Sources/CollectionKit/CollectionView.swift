@@ -72,10 +72,14 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
     /// was inserted and is drawn dim). O(1) to keep, O(1) to ask, whatever was inserted.
     var insertedSince: Snapshot<SectionID, ItemID>?
     var dimmedUntil: Duration?
-    weak var dataSource: DiffableDataSource<SectionID, ItemID>?
+    /// Snapshots the view has let go of (replaced, or kept for a fade that ended), for the
+    /// data source to free off the main thread (``DiffableDataSource/applyFinishedUpdates(at:)``
+    /// takes them). The view does not know its data source: updates go one way.
+    var letGo: [Snapshot<SectionID, ItemID>] = []
 
     /// A view placing items with `layout`, timing its work on `clock` (the frame loop's), making cells with `cellProvider`.
-    /// Feed it through a ``DiffableDataSource``.
+    /// Feed it through a ``DiffableDataSource``, whose ``DiffableDataSource/applyFinishedUpdates(at:)``
+    /// the owner calls once a frame, before ``commit(at:into:selection:)``.
     public init(layout: some CollectionLayout, clock: any FrameClock, cellProvider: @escaping CellProvider) {
         self.layout = layout
         self.clock = clock
@@ -226,16 +230,18 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
 
     // MARK: The commit
 
-    /// Steps 1–5 of the class comment, for the frame presented at `time`.
+    /// Steps 1–5 of the class comment, for the frame presented at `time`; `selection`'s cell
+    /// is drawn selected (``CellState``). What was applied to the data source since the last
+    /// frame is shown once the owner has called ``DiffableDataSource/applyFinishedUpdates(at:)``:
+    /// once a frame, before this.
     /// - Complexity: O(visible + prepared + changes in the preload range).
     ///
     /// Specialized here for integer identifiers (what the app uses): called from another
     /// module, the generic commit looked up dictionary and snapshot metadata at run time
     /// on every frame (about 10 % of a fling's main thread; commit p50 0.89 → 0.79 ms).
     @_specialize(exported: true, where SectionID == Int, ItemID == Int)
-    public func commit(at time: Duration, into canvas: inout Canvas) {
+    public func commit(at time: Duration, into canvas: inout Canvas, selection: ItemID? = nil) {
         catchUpTimeInLastCommit = .zero
-        dataSource?.applyFinishedUpdates(at: time)
         noteDirection()
         physics.advance(to: time)
         let top = Int(physics.offset.rounded(.down))
@@ -271,10 +277,10 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
             }
         }
         updatePrefetching(top: top)
-        draw(into: &canvas, top: top, visible: visiblePaths, time: time)
+        draw(into: &canvas, top: top, visible: visiblePaths, time: time, selection: selection)
     }
 
-    private func draw(into canvas: inout Canvas, top: Int, visible: [ItemPath], time: Duration) {
+    private func draw(into canvas: inout Canvas, top: Int, visible: [ItemPath], time: Duration, selection: ItemID?) {
         canvas.fill(viewport)
         if let until = dimmedUntil, time >= until {
             dimmedUntil = nil
@@ -282,13 +288,13 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
             // cell is drawn: a live cell kept off screen (prepared ahead, retained behind)
             // would otherwise keep its glide, and the view would never stop animating.
             glides = [:]
-            if let old = insertedSince { dataSource?.retire(old) }
+            if let old = insertedSince { letGo.append(old) }
             insertedSince = nil
         }
         for path in visible {
             guard let item = snapshot.itemIdentifier(at: path), let entry = live[item] else { continue }
             let frame = presentedFrame(of: item, at: path, time: time).offsetBy(dx: viewport.x, dy: viewport.y - top)
-            entry.cell.draw(in: &canvas, frame: frame, clip: viewport)
+            entry.cell.draw(in: &canvas, frame: frame, clip: viewport, state: CellState(isSelected: item == selection))
             if let old = insertedSince, !old.contains(item: item) { dim(frame.intersection(viewport), in: &canvas) }
         }
     }

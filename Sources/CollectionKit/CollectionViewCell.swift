@@ -1,7 +1,8 @@
 import CellCanvas
 import DiffableData
 
-/// Base class of every cell: subclass it, draw in ``draw(in:frame:clip:)``, reset in
+/// Base class of every cell: subclass it, draw in ``draw(in:frame:clip:state:)`` (or
+/// ``draw(in:frame:clip:)`` when the cell looks the same selected or not), reset in
 /// ``prepareForReuse()``. Cells are made and configured only through a ``CellRegistration``.
 open class CollectionViewCell {
     /// The registration whose pool this cell returns to.
@@ -17,6 +18,24 @@ open class CollectionViewCell {
 
     /// Draws the cell; `frame` is where it sits on the canvas, `clip` what may be touched.
     open func draw(in canvas: inout Canvas, frame: Rect, clip: Rect) {}
+
+    /// Draws the cell in `state` (selected or not): what the view's commit calls. The
+    /// default ignores the state and calls ``draw(in:frame:clip:)``. Drawing the selection
+    /// here, rather than configuring it into the cell, makes moving the selection cost no
+    /// configuration at all (UIKit's `configurationState`, ratatui's `StatefulWidget`).
+    open func draw(in canvas: inout Canvas, frame: Rect, clip: Rect, state: CellState) {
+        draw(in: &canvas, frame: frame, clip: clip)
+    }
+}
+
+/// What a cell is drawn as beyond its configuration: given by the view at each commit.
+public struct CellState: Equatable, Sendable {
+    /// The item is the view's selection (``CollectionView/commit(at:into:selection:)``).
+    public var isSelected: Bool
+
+    public init(isSelected: Bool = false) {
+        self.isSelected = isSelected
+    }
 }
 
 /// How one kind of cell is made and configured for an item: create it once, outside the

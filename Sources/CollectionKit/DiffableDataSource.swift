@@ -40,7 +40,6 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
         if let initial { collectionView.reloadData(initial.clearingUpdateMarks()) }
         current = collectionView.snapshot
         inbox = BackgroundApplies(base: current, execution: execution)
-        collectionView.dataSource = self
     }
 
     /// A copy of the current truth, without update marks: change it and apply it.
@@ -104,10 +103,6 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
         inbox.enqueue(animated: animatingDifferences, build: build)
     }
 
-    /// A snapshot the view no longer needs (one it kept for a fade), freed off the main
-    /// thread with the others.
-    func retire(_ snapshot: Snapshot<SectionID, ItemID>) { retired.append(snapshot) }
-
     /// True while background builds and diffs are running or waiting to be committed.
     public var hasBackgroundWork: Bool { inbox.isBusy }
 
@@ -122,7 +117,7 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
     /// commit to hand them to the queue that frees them. A loop that goes quiet must run
     /// that commit first: otherwise a replaced snapshot of a million items (about 60 MB)
     /// stays alive for as long as nothing moves.
-    public var holdsReplacedSnapshots: Bool { !retired.isEmpty || !retiredChanges.isEmpty }
+    public var holdsReplacedSnapshots: Bool { !retired.isEmpty || !retiredChanges.isEmpty || !collectionView.letGo.isEmpty }
 
     /// Gives the memory freed with big snapshots (100,000 items or more) back to the
     /// system, if any was freed since the last call: `malloc_trim`, on the calling thread,
@@ -139,11 +134,17 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
         mode = wanted
     }
 
-    /// Hands the collection view what was applied since the last commit, in order. The view
-    /// calls it at the start of each commit; an owner that must see the new truth before
-    /// the commit (to keep a selection on a shown item) may call it first.
+    /// Hands the collection view what was applied since the last frame, in order: the
+    /// owner calls it once a frame, before the view's commit (updates go one way, from the
+    /// data to the view; the view does not know its data source). Returns whether anything
+    /// was handed over.
     @_specialize(exported: true, where SectionID == Int, ItemID == Int)
-    public func applyFinishedUpdates(at time: Duration) {
+    @discardableResult
+    public func applyFinishedUpdates(at time: Duration) -> Bool {
+        if !collectionView.letGo.isEmpty {
+            retired.append(contentsOf: collectionView.letGo)
+            collectionView.letGo.removeAll()
+        }
         if !retired.isEmpty || !retiredChanges.isEmpty { inbox.release(&retired, &retiredChanges) }
         for update in inbox.takeFinished() { pending.append(.apply(snapshot: update.snapshot, changes: update.changes, animated: update.animated)) }
         for update in pending {
@@ -157,6 +158,7 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
                 collectionView.reconfigure(items.filter { current.contains(item: $0) })
             }
         }
-        pending.removeAll()
+        defer { pending.removeAll() }
+        return !pending.isEmpty
     }
 }

@@ -33,8 +33,6 @@ final class FeedSession {
     private(set) var failures = 0
     /// Each page's time from request to parsed page, in ms.
     private(set) var pageLatencies: [Double] = []
-    /// `G` on the feed: keep paging until the end is reached or the person moves up.
-    var pagesToTheEnd = false
     /// The server could not be reached and the last page came from the disk cache: when
     /// that copy was fetched (seconds since 1970). Cleared by a page from the network.
     private(set) var offlineSince: Int64?
@@ -150,21 +148,17 @@ final class FeedSession {
         return false
     }
 
-    /// The person pressed `G`: page on to the end, and a page refused for good is asked once
-    /// more (by the person, never by the frame loop).
-    func askForTheEnd() {
-        pagesToTheEnd = true
-        pager.askAgain()
-    }
+    /// The person pressed `G`: a page refused for good is asked once more (by the person,
+    /// never by the frame loop; paging on to the end is the model's to decide).
+    func askAgain() { pager.askAgain() }
 
-    /// Asks for the next page when fewer than `screensLeft` remain below the viewport, or
-    /// when the person asked for the end; never while a page is under way.
-    func pageIfNeeded(rowsBelow: Int, screenRows: Int, now: Duration) {
-        guard !pager.hasEnded else {
-            pagesToTheEnd = false
-            return
-        }
-        if pagesToTheEnd || rowsBelow < 2 * max(1, screenRows), pager.loadMore() { loadingSince = now }
+    /// Asks for the next page when fewer than two screens remain below the viewport, or
+    /// `toTheEnd` (the person asked for the end); never while a page is under way. Returns
+    /// true when the feed has no more pages.
+    func pageIfNeeded(rowsBelow: Int, screenRows: Int, toTheEnd: Bool, now: Duration) -> Bool {
+        guard !pager.hasEnded else { return true }
+        if toTheEnd || rowsBelow < 2 * max(1, screenRows), pager.loadMore() { loadingSince = now }
+        return false
     }
 
     /// The first instant after `now` at which the header's feed words change with nothing

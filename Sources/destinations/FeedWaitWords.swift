@@ -5,7 +5,7 @@ import CoreKit
 ///
 /// A page can take long with nothing else moving: a retry's backoff (1, 2, 4 … 30 s), or a
 /// server that sent its headers and then nothing (up to the client's 15 s read time-out).
-/// The grid draws only when something changes (`GridApp+Quiet`), so a countdown that is
+/// The grid draws only when something changes (`GridLoop+Quiet`), so a countdown that is
 /// not scheduled would stand still ("retry in 16 s" for 16 s). These words tick once a
 /// second, and only while a page is awaited: an idle feed still wakes for nothing.
 enum FeedWaitWords {

@@ -180,12 +180,12 @@ struct GridCommand: ParsableCommand {
         try TerminalLoop.checkSignal(outcome.stop)
     }
 
-    private func writeTraces(_ app: GridApp) throws {
+    private func writeTraces(_ app: GridLoop) throws {
         if let traceFile {
             try write(ChromeTrace.json(for: app.scheduler.meter.records, refreshRate: app.scheduler.refreshRate), to: traceFile)
         }
         if let traceLifecycle {
-            try write((app.screen.view.lifecycleLog ?? []).map(\.description).joined(separator: "\n") + "\n", to: traceLifecycle)
+            try write((app.view.collection.lifecycleLog ?? []).map(\.description).joined(separator: "\n") + "\n", to: traceLifecycle)
         }
     }
 

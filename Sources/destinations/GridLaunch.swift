@@ -13,7 +13,7 @@ import TerminalFront
 enum GridLaunch {
     /// The grid with ncurses: in the terminal, or headless into /dev/null at
     /// COLUMNS×LINES (160×48 when unset), with its worker threads and the real clock.
-    static func runInTerminal(options: GridOptions, headless: Bool) throws -> (stop: TerminalRunLoop.Stop, report: GridReport, app: GridApp) {
+    static func runInTerminal(options: GridOptions, headless: Bool) throws -> (stop: TerminalRunLoop.Stop, report: GridReport, app: GridLoop) {
         let wake = WakeSignal()
         let environment = LaunchEnvironment.read()
         let store = try options.stateFolder.map { folder throws(AppError) -> StateStore in
@@ -37,7 +37,7 @@ enum GridLaunch {
                 terminal = try .start(delivery: options.outputWriter)
             }
         } catch { throw AppError(description: error.description, status: 2) }
-        let app = GridApp(options: options, loaded: loaded, terminal: terminal,
+        let app = GridLoop(options: options, loaded: loaded, terminal: terminal,
                           clock: MonotonicClock(strategy: .recommended, wakeSlice: options.wakeSlice, runSlice: options.frameSlice), showsHUD: options.hud ?? !headless, wake: wake,
                           environment: environment, personal: personal)
         // On the thread that runs the frames, before the stress threads start (threads made
@@ -51,7 +51,7 @@ enum GridLaunch {
 
     /// The image store: worker threads behind the simulated network, or a scripted loader
     /// on the caller's clock.
-    static func assetStore(options: GridOptions, images: GridApp.ImageLoading, clock: any FrameClock, wake: WakeSignal,
+    static func assetStore(options: GridOptions, images: GridLoop.ImageLoading, clock: any FrameClock, wake: WakeSignal,
                            colorMode: CellColorMode, output: ImageOutput = .symbols, feed: FeedSession? = nil) -> AssetStore {
         let placeholders = (try? PlaceholderCatalog(contentsOf: assetsFolder.appendingPathComponent("placeholders.json"))) ?? PlaceholderCatalog()
         let network = SimulatedNetworkSource(latency: options.latency, jitter: options.latency / 2, seed: options.seed)

@@ -66,7 +66,7 @@ struct NetworkReport {
 
     /// Median and 95th percentile (the report's nearest rank), nil for none.
     static func percentiles(_ values: [Double]) -> (p50: Double, p95: Double)? {
-        GridApp.percentiles(values).map { ($0.p50, $0.p95) }
+        GridLoop.percentiles(values).map { ($0.p50, $0.p95) }
     }
 
     func json() -> String {

@@ -34,22 +34,23 @@ final class PersonalState {
     private(set) var notice: (text: String, until: Duration)?
     /// Why the last send failed while likes wait (cleared by a send).
     private(set) var waitingReason: String?
-    private var lastPlace: StateStore.Place?
+    /// The place last handed to be kept, and when (``keepNow(_:at:)``).
+    private var kept: (place: StateStore.Place?, at: Duration?)
     /// Writes that failed (a full disk): said in the header, never lost silently.
     private let writeFailures = Mailbox<String>()
     private let writer = DispatchQueue(label: "destinations.state", qos: .utility)
-    let now: @Sendable () -> Int64
+    /// Seconds since 1970, as the store counts them.
+    var now: @Sendable () -> Int64 { store.now }
 
     init(store: StateStore, scope: String, fresh: Bool, outbox: LikeOutbox?) {
         self.store = store
         self.scope = scope
         self.outbox = outbox
-        now = store.now
         words = store.likes(in: scope)
         for entry in store.pending(in: scope) { unsent[entry.post, default: 0] += 1 }
         if fresh { store.forgetPlace(in: scope) }
         savedPlace = fresh ? nil : store.place(in: scope)
-        lastPlace = savedPlace
+        kept = (savedPlace, nil)
         outbox?.start()
     }
 
@@ -92,12 +93,20 @@ final class PersonalState {
     /// Keeps where the person is, when it changed (at most once a call; the app calls it
     /// about once a second and on the way out).
     func keep(_ place: StateStore.Place) {
-        guard place != lastPlace else { return }
-        lastPlace = place
+        guard place != kept.place else { return }
+        kept.place = place
         let store = store, scope = scope, failures = writeFailures
         writer.async {
             do { try store.savePlace(place, in: scope) } catch { failures.post("\(error)") }
         }
+    }
+
+    /// Keeps the place about once a second while the person browses (a kill loses at most a
+    /// second of it).
+    func keepNow(_ place: StateStore.Place, at time: Duration) {
+        if time - (kept.at ?? .zero) < .seconds(1) { return }
+        kept.at = time
+        keep(place)
     }
 
     /// What the outbox did since the last frame: whether anything (the header changes),

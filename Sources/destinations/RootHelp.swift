@@ -15,8 +15,8 @@ enum RootHelp {
         let options = grid.range(of: "OPTIONS:").map { String(grid[$0.lowerBound...]) } ?? grid
         let abstract = DestinationsCommand.configuration.abstract
         let discussion = GridCommand.configuration.discussion
-        let keyWidth = GridApp.helpLines.map(\.0.count).max() ?? 0
-        let keys = GridApp.helpLines.map { "  \($0.0.padded(to: keyWidth))  \($0.1)" }
+        let keyWidth = HelpPanel.lines.map(\.0.count).max() ?? 0
+        let keys = HelpPanel.lines.map { "  \($0.0.padded(to: keyWidth))  \($0.1)" }
         let others: [any ParsableCommand.Type] = DestinationsCommand.configuration.subcommands
         let nameWidth = others.map { ($0.configuration.commandName ?? "").count }.max() ?? 0
         let subcommands = others.map { command in

@@ -17,7 +17,7 @@ enum VirtualRun {
         let backend = TestBackend(rows: rows, columns: columns, capability: .palette256)
         let colorMode = GridLaunch.colorMode(for: backend.capability)
         let placeholders = (try? PlaceholderCatalog(contentsOf: GridLaunch.assetsFolder.appendingPathComponent("placeholders.json"))) ?? PlaceholderCatalog()
-        let app = GridApp(options: options, loaded: loaded, terminal: backend, clock: VirtualClock(),
+        let app = GridLoop(options: options, loaded: loaded, terminal: backend, clock: VirtualClock(),
                           images: .scripted(prepare: { key in
                               .success(placeholders.placeholder(for: key.asset, columns: key.columns, rows: key.rows, colorMode: colorMode))
                           }), showsHUD: false)

@@ -11,7 +11,7 @@ import TerminalFront
 /// as their placeholder colours, so no decoding runs). Work costs virtual time only where
 /// `--cell-cost` says, so every figure of a run is exact and the same on any machine.
 struct GridSimulation {
-    let app: GridApp
+    let app: GridLoop
     let backend: TestBackend
     let clock: VirtualClock
 
@@ -30,7 +30,7 @@ struct GridSimulation {
         let colorMode = GridLaunch.colorMode(for: backend.capability)
         let kitty = options.graphics == .kitty, sixel = options.graphics == .sixel, placement = options.graphics == .kittyPlacement
         var attempts: [PreparedImageKey: Int] = [:]
-        app = GridApp(options: options, loaded: loaded, terminal: backend, clock: clock,
+        app = GridLoop(options: options, loaded: loaded, terminal: backend, clock: clock,
                       images: .scripted(prepare: { key in
                           attempts[key, default: 0] += 1
                           if attempts[key]! <= interruptedAttempts {
@@ -103,7 +103,7 @@ struct GridSimulation {
         var quiet = 0
         for _ in 0..<limit where quiet < 10 {
             frames(1)
-            let still = backend.cellsWrittenInLastFrame == 0 && !backend.isOutputBehind && !app.screen.view.physics.isMoving
+            let still = backend.cellsWrittenInLastFrame == 0 && !backend.isOutputBehind && !app.view.collection.physics.isMoving
             quiet = still ? quiet + 1 : 0
         }
     }
@@ -111,7 +111,7 @@ struct GridSimulation {
     var screen: String { backend.text }
 
     /// Visible post cells that still show a placeholder.
-    var placeholdersOnScreen: Int { app.screen.view.visibleCells.count { ($0 as? PostCell)?.isPlaceholder ?? false } }
+    var placeholdersOnScreen: Int { app.view.collection.visibleCells.count { ($0 as? PostCell)?.isPlaceholder ?? false } }
 }
 
 /// The figures two runs must agree on (everything but wall-clock and memory readings).

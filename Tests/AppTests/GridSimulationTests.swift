@@ -98,9 +98,9 @@ import Testing
         let simulation = try GridSimulation(GridSimulation.options(nil, seconds: 3600, posts: 1000))
         simulation.settle()
         simulation.press(.right, .enter)
-        #expect(simulation.app.screen.state.detailID == 2 && simulation.app.screen.detail?.id == 2)
+        #expect(simulation.app.model.detailID == 2 && simulation.app.view.detail?.id == 2)
         simulation.press(.escape)
-        #expect(simulation.app.screen.state.detailID == nil && simulation.app.screen.detail == nil)
+        #expect(simulation.app.model.detailID == nil && simulation.app.view.detail == nil)
     }
 
     @Test func aKeyWakesAQuietGridWithinOneFrame() throws {
@@ -115,7 +115,7 @@ import Testing
         #expect(!simulation.app.isQuiet, "woken by the key")
         let record = simulation.app.scheduler.runFrame(simulation.app)
         #expect(simulation.backend.cellsWrittenInLastFrame > 0, "the first frame after the key shows it")
-        #expect(simulation.app.screen.state.selected == 2)
+        #expect(simulation.app.model.selected == 2)
         #expect(record.tick >= before)
     }
 
@@ -125,7 +125,7 @@ import Testing
         #expect(simulation.placeholdersOnScreen > 0, "the first frame shows placeholders")
         simulation.frames(120)  // a second: the 80 ms ± 40 ms network is long done
         #expect(simulation.placeholdersOnScreen == 0)
-        #expect(simulation.app.screen.store.pendingCount == 0)
+        #expect(simulation.app.view.store.pendingCount == 0)
     }
 
     /// A photo the server failed (a 500) shows "will retry" on its placeholder and is asked
@@ -133,7 +133,7 @@ import Testing
     /// loop wakes for it, the cell drops the mark and the photo arrives.
     @Test func interruptedThumbnailsAreAskedForAgainAndArrive() throws {
         let simulation = try GridSimulation(GridSimulation.options(nil, seconds: 60), interruptedAttempts: 2)
-        let store = simulation.app.screen.store
+        let store = simulation.app.view.store
         simulation.run(until: .seconds(1))  // every first attempt (80 ± 40 ms) has failed
         let marked = simulation.screen.components(separatedBy: "will retry").count - 1
         #expect(marked > 0 && marked == simulation.placeholdersOnScreen, "\(marked) marks, \(simulation.placeholdersOnScreen) placeholders")
@@ -155,7 +155,7 @@ import Testing
         simulation.run(until: .seconds(4))  // the grid's thumbnails have failed once and arrived
         simulation.backend.type([.enter])
         simulation.run(until: .seconds(5))
-        let detail = try #require(simulation.app.screen.detail)
+        let detail = try #require(simulation.app.view.detail)
         #expect(detail.failure == "will retry" && detail.isPlaceholder)
         #expect(simulation.screen.contains("will retry"))
         simulation.run(until: .seconds(8))
@@ -170,7 +170,7 @@ import Testing
         let report = simulation.app.runToEnd()
         #expect(simulation.placeholdersOnScreen == 0)
         #expect(!simulation.screen.contains("will retry"))
-        #expect(simulation.app.screen.store.retries > 0)
+        #expect(simulation.app.view.store.retries > 0)
         #expect(simulation.app.scheduler.quietWaits > 0)
         #expect(report.hitch.frames < 300, "frames: \(report.hitch.frames) in 10 s")
     }
@@ -244,8 +244,8 @@ import Testing
                 grid.frames(1)
                 frames += 1
             } while !grid.app.isQuiet && frames < 600
-            #expect(grid.app.isQuiet, "after \(key): the grid never went quiet (animating: \(grid.app.screen.view.isAnimatingUpdate))")
-            #expect(!grid.app.screen.source.holdsReplacedSnapshots, "after \(key): quiet with a replaced snapshot held")
+            #expect(grid.app.isQuiet, "after \(key): the grid never went quiet (animating: \(grid.app.view.collection.isAnimatingUpdate))")
+            #expect(!grid.app.view.posts.source.holdsReplacedSnapshots, "after \(key): quiet with a replaced snapshot held")
         }
     }
 
@@ -316,8 +316,8 @@ import Testing
         #expect(!first.isSubset(of: Set(grid.backend.pixelImages.keys)), "images that left the cache and the screen were forgotten")
         // What the presenter keeps is bounded by the cache and the live cells (on screen and
         // in the retained range), not by how far the grid went.
-        let kept = grid.backend.pixelImages.count, live = grid.app.screen.shownGraphicIDs.count
-        let cached = grid.app.screen.store.cacheCounters.count
+        let kept = grid.backend.pixelImages.count, live = grid.app.view.shownGraphicIDs.count
+        let cached = grid.app.view.store.cacheCounters.count
         #expect(kept <= live + cached, "kept \(kept), live \(live), cached \(cached)")
     }
 
@@ -395,14 +395,14 @@ import Testing
     @Test func aMillionPostsStartFromTheFirstScreenAndTheRestFollows() throws {
         let grid = try GridSimulation(GridSimulation.options(nil, seconds: 3600, posts: 1_000_000, rate: .hz120), showsHUD: false)
         // Before any frame: only the first posts exist; the whole list is a background apply.
-        #expect(grid.app.screen.source.numberOfItems == GridScreen.initialPosts)
+        #expect(grid.app.view.posts.source.numberOfItems == GridPosts.initialPosts)
         grid.frames(1)
         #expect(grid.screen.contains("Young grass"))
         grid.settle()
-        #expect(grid.app.screen.source.numberOfItems == 1_000_000)
+        #expect(grid.app.view.posts.source.numberOfItems == 1_000_000)
         #expect(grid.backend.rowTexts[0].contains("1000000 posts"), "header: \(grid.backend.rowTexts[0])")
         grid.press(.character("G"))
-        let last = grid.app.screen.catalogue.post(999_999)
+        let last = grid.app.view.catalogue.post(999_999)
         // Titles are cut to the cell's width; the region and likes are short.
         #expect(grid.screen.contains("♥ \(last.numberOfLikes)") && grid.screen.contains(last.region), "the last post is reachable:\n\(grid.screen)")
     }
@@ -410,7 +410,7 @@ import Testing
     @Test func filteringAMillionSaysHowManyMatchAndSortingKeepsThem() throws {
         let grid = try GridSimulation(GridSimulation.options(nil, seconds: 3600, posts: 1_000_000, rate: .hz120), showsHUD: false)
         grid.settle()
-        let catalogue = grid.app.screen.catalogue
+        let catalogue = grid.app.view.catalogue
         let matchingEntries = (0..<catalogue.baseCount).filter { catalogue.entryText($0).title.lowercased().contains("splash") }
         let matches = (0..<1_000_000).count { matchingEntries.contains(catalogue.entryIndex(ofPost: $0)) }
         grid.press(.character("/"), .character("s"), .character("p"), .character("l"), .character("a"), .character("s"), .character("h"), .enter)
@@ -432,7 +432,7 @@ import Testing
         options.posts = nil
         options.photos = folder.path
         let grid = try GridSimulation(options)
-        #expect(grid.app.screen.postCount == 64, "the first screen's photos only")
+        #expect(grid.app.view.posts.postCount == 64, "the first screen's photos only")
         // The scan runs on a real thread: frames until the header says it is done.
         let end = Date().addingTimeInterval(20)
         while !grid.backend.rowTexts[0].contains(" 700 posts") && Date() < end {

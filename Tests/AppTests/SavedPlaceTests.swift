@@ -25,9 +25,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let simulation = try GridSimulation(GridSimulation.options(nil, posts: 1000), personal: personal)
         simulation.settle()
-        #expect(simulation.app.screen.state.sortOrder == .region)
-        #expect(simulation.app.screen.state.selected == Self.savedPost)
-        #expect(simulation.app.placeToFind == nil)
+        #expect(simulation.app.model.sortOrder == .region)
+        #expect(simulation.app.model.selected == Self.savedPost)
+        #expect(simulation.app.model.seeking.place == nil)
     }
 
     /// The region order is built off the main thread, so the first frame cannot show the
@@ -37,12 +37,12 @@ import Testing
         let (personal, folder) = try Self.personal()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let simulation = try GridSimulation(GridSimulation.options(nil, posts: 1000), personal: personal)
-        let before = simulation.app.screen.state.selected
-        #expect(simulation.app.placeToFind == String(Self.savedPost))
+        let before = simulation.app.model.selected
+        #expect(simulation.app.model.seeking.place == String(Self.savedPost))
         simulation.press(.character("j"))
-        let selected = simulation.app.screen.state.selected
+        let selected = simulation.app.model.selected
         #expect(selected != Self.savedPost && selected != before, "selected \(selected)")
-        #expect(simulation.app.placeToFind == nil)
+        #expect(simulation.app.model.seeking.place == nil)
         // And what is kept on the way out is where the person went, not the old place.
         #expect(simulation.app.currentPlace.post == String(selected))
     }

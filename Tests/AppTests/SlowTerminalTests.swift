@@ -110,10 +110,10 @@ import Testing
         simulation.backend.simulateLink(bytesPerSecond: 5_000) { clock.now }
         simulation.frames(2)
         #expect(simulation.backend.isOutputBehind, "the first screen takes seconds at 5 KB/s")
-        let selected = simulation.app.screen.state.selected
+        let selected = simulation.app.model.selected
         simulation.backend.type(.right)
         simulation.frames(1)
-        #expect(simulation.app.screen.state.selected != selected, "the key was handled in the next frame")
+        #expect(simulation.app.model.selected != selected, "the key was handled in the next frame")
         #expect(simulation.backend.isOutputBehind)
     }
 }

@@ -26,7 +26,7 @@ import Testing
         var options = GridSimulation.options(nil, seconds: 60)
         options.theme = theme
         let simulation = try GridSimulation(options, showsHUD: true)
-        #expect(simulation.app.theme.isLight == (theme == .light))
+        #expect(simulation.app.view.theme.isLight == (theme == .light))
         simulation.settle()
         #expect(Self.unpairedText(in: simulation.backend.screen).isEmpty, "grid and HUD: \(Self.unpairedText(in: simulation.backend.screen).prefix(5))")
         simulation.press(.character("?"))
@@ -34,7 +34,7 @@ import Testing
         #expect(Self.unpairedText(in: simulation.backend.screen).isEmpty, "help: \(Self.unpairedText(in: simulation.backend.screen).prefix(5))")
         simulation.press(.escape)
         simulation.press(.enter)
-        #expect(simulation.app.screen.detail != nil)
+        #expect(simulation.app.view.detail != nil)
         #expect(Self.unpairedText(in: simulation.backend.screen).isEmpty, "detail: \(Self.unpairedText(in: simulation.backend.screen).prefix(5))")
     }
 

@@ -29,6 +29,7 @@ import Testing
 
         func frame() {
             time += .milliseconds(8)
+            source.applyFinishedUpdates(at: time)
             view.commit(at: time, into: &canvas)
         }
 

@@ -41,6 +41,7 @@ final class SourceFixture {
 
     func frame(advance: Duration = .milliseconds(16)) {
         time += advance
+        source.applyFinishedUpdates(at: time)
         view.commit(at: time, into: &canvas)
     }
 
@@ -198,10 +199,12 @@ final class SourceFixture {
         let end = Date().addingTimeInterval(10)
         while source.hasBackgroundWork && Date() < end {
             var canvas = Canvas(columns: 10, rows: 4)
+            source.applyFinishedUpdates(at: .zero)
             view.commit(at: .zero, into: &canvas)
             usleep(1000)
         }
         var canvas = Canvas(columns: 10, rows: 4)
+        source.applyFinishedUpdates(at: .zero)
         view.commit(at: .zero, into: &canvas)
         #expect(view.snapshot.itemIdentifiers == (0..<10).map { $0 * 5 })
         #expect(canvas.rowTexts[1].hasPrefix("post 5"))

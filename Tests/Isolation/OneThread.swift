@@ -25,6 +25,7 @@ final class Row: CollectionViewCell {}
     let terminal = TestBackend(rows: 24, columns: 80)
     var canvas = Canvas(columns: 80, rows: 24)
     view.setViewport(canvas.bounds)
+    source.applyFinishedUpdates(at: .zero)
     view.commit(at: .zero, into: &canvas)
     terminal.present(canvas)
 }

@@ -15,7 +15,6 @@ final class PostCell: CollectionViewCell {
     /// The thumbnail's source (a file or a feed's URL), for counting what was shown.
     var assetPath = ""
     var failure: String?
-    var isSelected = false
     /// Border and likes colours for the terminal's background.
     var theme = Theme.dark
 
@@ -28,11 +27,11 @@ final class PostCell: CollectionViewCell {
         isPlaceholder = true
         assetPath = ""
         failure = nil
-        isSelected = false
     }
 
-    override func draw(in canvas: inout Canvas, frame: Rect, clip: Rect) {
-        let border = CellStyle(foreground: isSelected ? theme.selectedBorder : theme.border, bold: isSelected)
+    /// The selection is a state the view draws, not a configuration: moving it configures nothing.
+    override func draw(in canvas: inout Canvas, frame: Rect, clip: Rect, state: CellState) {
+        let border = CellStyle(foreground: state.isSelected ? theme.selectedBorder : theme.border, bold: state.isSelected)
         canvas.box(frame, style: border, clip: clip)
         if let image { canvas.blit(image, at: Point(x: frame.x + 1, y: frame.y + 1), clip: clip.intersection(frame.insetBy(1))) }
         if let failure {

@@ -1,0 +1,37 @@
+import CellCanvas
+
+/// The keys, over the grid (`?`; any key closes it).
+enum HelpPanel {
+    static let lines: [(String, String)] = [
+        ("arrows  h j k l", "move the selection"),
+        ("PgDn  PgUp  Space", "page down / up"),
+        ("J  K", "fling down / up (again: faster)"),
+        ("Ctrl-E  Ctrl-Y  wheel", "scroll by rows"),
+        ("g  G  Home  End", "top / bottom"),
+        ("Enter", "open the post large (Esc back)"),
+        ("/", "filter as you type (Enter keep, Esc clear)"),
+        ("s", "sort: catalogue, title, region, likes"),
+        ("L  +", "like the selected post, or take the like back"),
+        ("p", "prefetch in idle frame time on / off"),
+        ("r", "refresh rate 60 / 120 Hz"),
+        ("i", "images async / sync (decode in the commit)"),
+        ("H", "hitch HUD on / off"),
+        ("Ctrl-L", "redraw"),
+        ("q", "quit and print the summary"),
+    ]
+
+    static func draw(theme: Theme, into canvas: inout Canvas) {
+        let width = min(canvas.columns - 2, 64), height = min(canvas.rows - 2, lines.count + 4)
+        let box = Rect(x: (canvas.columns - width) / 2, y: (canvas.rows - height) / 2, width: width, height: height)
+        let panel = theme.help
+        canvas.fill(box, with: Cell(" ", style: panel))
+        canvas.box(box, style: theme.helpBorder)
+        canvas.draw(" Keys ", at: Point(x: box.x + 2, y: box.y), style: theme.helpBorder)
+        for (index, line) in lines.prefix(height - 4).enumerated() {
+            let y = box.y + 2 + index
+            canvas.draw(line.0, at: Point(x: box.x + 2, y: y), width: 22, style: theme.helpKey)
+            canvas.draw(line.1, at: Point(x: box.x + 25, y: y), width: width - 27, style: panel)
+        }
+        canvas.draw("any key closes", at: Point(x: box.x + 2, y: box.maxY - 2), style: theme.helpDim)
+    }
+}

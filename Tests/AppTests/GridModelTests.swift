@@ -1,0 +1,174 @@
+@testable import destinations
+import DestinationsModel
+import TerminalFront
+import Testing
+
+/// The grid as the state reads it: posts in an order, five to a row.
+struct ListContents: GridContents {
+    var ids: [Int]
+    var columns = 5
+    var count: Int { ids.count }
+    func index(of id: Int) -> Int? { ids.firstIndex(of: id) }
+    func identifier(at index: Int) -> Int? { ids.indices.contains(index) ? ids[index] : nil }
+    /// Posts the catalogue says the person had liked.
+    var favourited: Set<Int> = []
+    func isFavourited(_ id: Int) -> Bool { favourited.contains(id) }
+}
+
+/// Every key's meaning, on the model alone: no terminal, no view, no clock.
+@Suite struct GridModelTests {
+    func fresh() -> GridModel { GridModel(showsHUD: true, imageMode: .async) }
+    /// Posts 1 to 23, in order.
+    let grid = ListContents(ids: Array(1...23))
+
+    /// The state owns the selection: moving keys move it through the order shown, stop at
+    /// the ends, and tell the screen which two borders changed.
+    @Test func movingKeysMoveTheSelectionThroughTheOrderShown() {
+        var state = fresh()
+        #expect(state.update(.key(.down), in: grid) == [.selectionMoved(from: 1, to: 6)])
+        #expect(state.update(.key(.right), in: grid) == [.selectionMoved(from: 6, to: 7)])
+        #expect(state.update(.key(.character("k")), in: grid) == [.selectionMoved(from: 7, to: 2)])
+        #expect(state.update(.key(.character("h")), in: grid) == [.selectionMoved(from: 2, to: 1)])
+        #expect(state.update(.key(.left), in: grid) == [], "the first post: nothing before it")
+        for _ in 0..<5 { _ = state.update(.key(.down), in: grid) }
+        #expect(state.selected == 23, "Down stops at the last post")
+        // Another order: the selection moves through it, not through the ids.
+        let reversed = ListContents(ids: Array((1...23).reversed()))
+        #expect(state.update(.key(.right), in: reversed) == [.selectionMoved(from: 23, to: 22)])
+        #expect(state.selected == 22)
+    }
+
+    /// A filter that hides the selected post moves the selection to the first one shown;
+    /// Enter opens only a post that is shown.
+    @Test func theSelectionStaysOnAShownPost() {
+        var state = fresh()
+        _ = state.update(.key(.down), in: grid)
+        let filtered = ListContents(ids: [3, 9, 12])
+        // Drawn at the commit as a cell state: nothing to configure again.
+        #expect(state.update(.postsShownChanged, in: filtered) == [])
+        #expect(state.selected == 3)
+        #expect(state.selected == 3 && state.update(.postsShownChanged, in: filtered) == [])
+        #expect(state.update(.postsShownChanged, in: ListContents(ids: [])) == [] && state.selected == 3, "nothing shown: nothing to select")
+        #expect(state.update(.key(.enter), in: ListContents(ids: [9])) == [], "not shown: not opened")
+        #expect(state.detailID == nil)
+        #expect(state.update(.placeFound(id: 12), in: filtered) == [.selectionMoved(from: 3, to: 12)])
+        #expect(state.update(.placeFound(id: 99), in: filtered) == [] && state.selected == 12)
+    }
+
+    @Test func otherMovingKeysAskTheScreenAndLeaveTheStateAlone() {
+        var state = fresh()
+        #expect(state.update(.key(.character("J")), in: grid) == [.fling(1)])
+        #expect(state.update(.key(.pageUp), in: grid) == [.page(-1)])
+        #expect(state.update(.key(.character(" ")), in: grid) == [.page(1)])
+        #expect(state.update(.key(.wheel(-1)), in: grid) == [.wheel(rows: -3)])
+        #expect(state.update(.key(.control(0x05)), in: grid) == [.scroll(rows: 1)])
+        #expect(state == fresh())
+        // End asks for the bottom, and the model now pages a feed on to it (until g, Home or the end).
+        #expect(state.update(.key(.end), in: grid) == [.scrollToBottom])
+        #expect(state.seeking.pagesToTheEnd)
+        #expect(state.update(.key(.home), in: grid) == [.scrollToTop] && !state.seeking.pagesToTheEnd)
+    }
+
+    @Test func typingAFilterRequeriesAtEveryKeyAndEnterKeepsIt() {
+        var state = fresh()
+        #expect(state.update(.key(.character("/")), in: grid) == [])
+        #expect(state.isEditingFilter)
+        #expect(state.update(.key(.character("C")), in: grid) == [.requery])
+        #expect(state.update(.key(.character("u")), in: grid) == [.requery])
+        #expect(state.query == PostQuery(filter: "Cu"))
+        // While typing, letters are text: q does not quit, j does not move.
+        #expect(state.update(.key(.character("q")), in: grid) == [.requery])
+        #expect(!state.quit)
+        #expect(state.update(.key(.backspace), in: grid) == [.requery])
+        #expect(state.update(.key(.enter), in: grid) == [])
+        #expect(!state.isEditingFilter && state.filter == "Cu")
+        // Esc outside the filter clears it before it ever quits.
+        #expect(state.update(.key(.escape), in: grid) == [.requery])
+        #expect(state.filter == "" && !state.quit)
+        #expect(state.update(.key(.escape), in: grid) == [])
+        #expect(state.quit)
+    }
+
+    @Test func escWhileTypingClearsAndAnEmptyBackspaceDoesNothing() {
+        var state = fresh()
+        _ = state.update(.key(.character("/")), in: grid)
+        #expect(state.update(.key(.backspace), in: grid) == [])
+        _ = state.update(.key(.character("x")), in: grid)
+        #expect(state.update(.key(.escape), in: grid) == [.requery])
+        #expect(state.filter.isEmpty && !state.isEditingFilter)
+    }
+
+    @Test func sortCyclesThroughEveryOrderAndRequeries() {
+        var state = fresh()
+        var seen: [PostOrder] = []
+        for _ in PostOrder.allCases {
+            #expect(state.update(.key(.character("s")), in: grid) == [.requery])
+            seen.append(state.sortOrder)
+        }
+        #expect(seen == [.title, .region, .likes, .catalogue])
+    }
+
+    /// A like is one per person, as Mastodon's favourite: `L` likes, `L` again takes it back.
+    @Test func likeTogglesOnePersonsLikeAndMattersOnlyToTheLikesOrder() {
+        var state = fresh()
+        _ = state.update(.placeFound(id: 7), in: grid)
+        #expect(state.update(.key(.character("L")), in: grid) == [.reconfigure([7]), .liked(7, true)])
+        #expect(state.likesAdded(to: 7) == 1 && state.likesAdded(to: 8) == 0)
+        #expect(state.query.addedLikes.isEmpty)
+        for _ in 0..<3 { _ = state.update(.key(.character("s")), in: grid) }  // title, region, likes
+        #expect(state.sortOrder == .likes)
+        #expect(state.query.addedLikes == [7: 1])
+        #expect(state.update(.key(.character("+")), in: grid) == [.reconfigure([7]), .liked(7, false)])
+        #expect(state.likesAdded(to: 7) == 0 && state.query.addedLikes.isEmpty)
+    }
+
+    /// A post the catalogue says the person liked (a feed's `favourited`, its count
+    /// including them): `L` takes the like back, and the count goes down by one.
+    @Test func aLikeTheServerKnowsIsTakenBack() {
+        var state = fresh()
+        var contents = grid
+        contents.favourited = [4]
+        _ = state.update(.placeFound(id: 4), in: contents)
+        #expect(state.isLiked(4, in: contents))
+        #expect(state.update(.key(.character("L")), in: contents) == [.reconfigure([4]), .liked(4, false)])
+        #expect(state.likesAdded(to: 4) == -1 && !state.isLiked(4, in: contents))
+        // A rollback puts the person's word back.
+        _ = state.update(.likeWord(id: 4, liked: true, favourited: true), in: contents)
+        #expect(state.likesAdded(to: 4) == 0 && state.isLiked(4, in: contents))
+    }
+
+    @Test func theDetailViewTakesItsOwnKeys() {
+        var state = fresh()
+        _ = state.update(.placeFound(id: 3), in: grid)
+        #expect(state.update(.key(.enter), in: grid) == [.openDetail(3)])
+        #expect(state.detailID == 3)
+        #expect(state.update(.key(.down), in: grid) == [])
+        #expect(state.update(.key(.character("L")), in: grid) == [.reconfigure([3]), .liked(3, true)])
+        #expect(state.update(.key(.escape), in: grid) == [.closeDetail])
+        #expect(state.detailID == nil && !state.quit)
+        _ = state.update(.key(.enter), in: grid)
+        #expect(state.update(.key(.character("q")), in: grid) == [])
+        #expect(state.quit)
+    }
+
+    @Test func helpClosesOnAnyKeyWithoutActingOnIt() {
+        var state = fresh()
+        _ = state.update(.key(.character("?")), in: grid)
+        #expect(state.showsHelp)
+        #expect(state.update(.key(.character("q")), in: grid) == [])
+        #expect(!state.showsHelp && !state.quit)
+    }
+
+    @Test func togglesAndTheLoopsEffects() {
+        var state = fresh()
+        #expect(state.update(.key(.character("H")), in: grid) == [.relayout])
+        #expect(!state.showsHUD)
+        #expect(state.update(.key(.character("i")), in: grid) == [])
+        #expect(state.imageMode == .sync)
+        #expect(state.update(.key(.character("p")), in: grid) == [.idleWork(false)])
+        #expect(state.update(.key(.character("r")), in: grid) == [.refreshRate(.hz120)])
+        #expect(!state.toggles.prefetch && state.toggles.refreshRate == .hz120)
+        #expect(state.update(.key(.control(0x0C)), in: grid) == [.repaint])
+        #expect(state.update(.key(.resize), in: grid) == [.relayout])
+    }
+}
