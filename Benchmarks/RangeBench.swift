@@ -18,7 +18,6 @@ struct RangeBench: ParsableCommand {
             clock.advance(by: .microseconds(300))
             view.commit(at: frame.presentationTime, into: &canvas)
         }
-        var catchUpWorkInLastCommit: Duration { view.catchUpTimeInLastCommit }
     }
 
     func run() {

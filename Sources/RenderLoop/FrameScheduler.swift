@@ -1,4 +1,5 @@
-/// Steps 2 and 3–4 of a frame, supplied by whoever owns the UI state.
+/// Steps 2 and 3–4 of a frame, supplied by whoever owns the UI state: five requirements,
+/// four of them with defaults (a delegate implements `commit(_:)` and what it needs).
 ///
 /// Called on the thread that runs the scheduler (the main thread in the app), never
 /// concurrently.
@@ -7,42 +8,50 @@ public protocol FrameDelegate: AnyObject {
     func drainMailbox(for frame: FrameInfo)
     /// Input, physics, layout, cell preparation, drawing and presenting.
     func commit(_ frame: FrameInfo)
-    /// Time the last commit spent catching up on work idle time exists to take off the
-    /// commit (preparing cells that were not prefetched). The scheduler leaves it out of
-    /// its prediction of the next commit: counted in, long catch-up commits would inflate
-    /// the prediction so that no idle job ever fits, and commits would stay long forever.
-    var catchUpWorkInLastCommit: Duration { get }
-    /// True when the next frame would change nothing: no input handled, nothing moving or
-    /// animating, nothing delivered, no idle work left. ``FrameScheduler/run(_:while:)``
-    /// then calls ``waitForWork(until:)`` instead of drawing, as a display link pauses when
-    /// nothing animates. Default false: every tick is a frame.
-    var isQuiet: Bool { get }
-    /// The next time a frame is due with no input (a timer: a HUD refresh, a scripted key,
-    /// the end of the run), or nil.
-    var nextScheduledWork: Duration? { get }
+    /// Whether the next tick needs a frame. ``FrameDemand/quiet(until:)`` when it would
+    /// change nothing (no input handled, nothing moving or animating, nothing delivered, no
+    /// idle work left): ``FrameScheduler/run(_:while:)`` then calls ``waitForWork(until:)``
+    /// instead of drawing, as a display link pauses when nothing animates. Default
+    /// ``FrameDemand/frame``: every tick is a frame.
+    var demand: FrameDemand { get }
     /// Blocks until input arrives, a background thread wakes the loop, or `deadline`.
     func waitForWork(until deadline: Duration?)
-    /// Step 1's wait for tick `tick`. A delegate whose last frame is still on its way to a
-    /// slow terminal keeps handing it over meanwhile. Default: `clock.sleep(until:)`.
-    func waitForTick(_ tick: Duration, on clock: any FrameClock)
-    /// At the start of a frame (after its tick): the terminal has not yet taken what earlier
-    /// frames sent, so the last one missed its deadline (a terminal hitch). Default false.
-    func isOutputBehind(at tick: Duration) -> Bool
-    /// Right after the commit, before idle work: hands the frame the commit made to the
-    /// terminal (the commit only queues it, as a commit hands its transaction to the render
-    /// server). Default: nothing.
-    func deliverCommittedFrame()
+    /// Where committed frames go when they take time to get there (a terminal); nil (the
+    /// default) when a frame is done once committed.
+    var output: (any FrameOutput)? { get }
 }
 
 extension FrameDelegate {
     public func drainMailbox(for frame: FrameInfo) {}
-    public var catchUpWorkInLastCommit: Duration { .zero }
-    public var isQuiet: Bool { false }
-    public var nextScheduledWork: Duration? { nil }
+    public var demand: FrameDemand { .frame }
     public func waitForWork(until deadline: Duration?) {}
-    public func waitForTick(_ tick: Duration, on clock: any FrameClock) { clock.sleep(until: tick) }
-    public func isOutputBehind(at tick: Duration) -> Bool { false }
-    public func deliverCommittedFrame() {}
+    public var output: (any FrameOutput)? { nil }
+}
+
+/// Whether the next tick needs a frame (``FrameDelegate/demand``).
+public enum FrameDemand: Equatable, Sendable {
+    /// Draw at the next tick.
+    case frame
+    /// Nothing would change: wait for work, until the next timer (`until`: a HUD refresh, a
+    /// scripted key, the end of the run) or, with nil, until woken.
+    case quiet(until: Duration?)
+}
+
+/// The way from a committed frame to the screen, when it takes time (a terminal that reads
+/// at its own pace): the scheduler waits for ticks through it, asks it whether the last
+/// frame was taken, and hands it each committed frame. `TerminalFrameDelegate`
+/// (TerminalFront) implements it over a terminal.
+public protocol FrameOutput: AnyObject {
+    /// Step 1's wait for tick `tick`; a frame still on its way to a slow terminal keeps
+    /// being handed over meanwhile.
+    func waitForTick(_ tick: Duration, on clock: any FrameClock)
+    /// At the start of a frame (after its tick): the terminal has not yet taken what earlier
+    /// frames sent, so the last one missed its deadline (a terminal hitch).
+    func isOutputBehind(at tick: Duration) -> Bool
+    /// Right after the commit, before idle work: hands the frame the commit made to the
+    /// terminal (the commit only queues it, as a commit hands its transaction to the render
+    /// server).
+    func deliverCommittedFrame()
 }
 
 /// A fixed-deadline frame loop: the core of a hitch-free scroll.
@@ -157,8 +166,9 @@ public final class FrameScheduler {
         let tickIndex = nextTickIndex
         let tickTime = tick(tickIndex)
         let waitStart = clock.now, waitStartCPU = clock.threadCPUTime
-        delegate.waitForTick(tickTime, on: clock)
-        var behind = delegate.isOutputBehind(at: tickTime)
+        let output = delegate.output
+        if let output { output.waitForTick(tickTime, on: clock) } else { clock.sleep(until: tickTime) }
+        var behind = output?.isOutputBehind(at: tickTime) ?? false
         if keepsLaunchFrameApart && launchFrame != nil && !launchDelivered {
             if behind { launchOutputTicks += 1 } else { launchDelivered = true }
             behind = false
@@ -175,8 +185,12 @@ public final class FrameScheduler {
         let overrun = max(waitStart - tickTime, .zero)
         let waitedPastTick = max(commitStart - max(tickTime, waitStart), .zero)
         let workFromTick = overrun + min(commitStartCPU - waitStartCPU, waitedPastTick) + commitCPU
-        delegate.deliverCommittedFrame()
-        commitPredictor.record(max(commitEnd - commitStart - delegate.catchUpWorkInLastCommit, .zero))
+        output?.deliverCommittedFrame()
+        // Catch-up work (cells prepared in the commit because idle time had not) is left out
+        // of the prediction: counted in, long catch-up commits would inflate it so that no
+        // idle job ever fits, and commits would stay long forever.
+        let catchUp = idleWork?.catchUpTimeInLastCommit ?? .zero
+        commitPredictor.record(max(commitEnd - commitStart - catchUp, .zero))
 
         let shownIndex = max(tickIndex + 1, refreshRate.firstTick(atOrAfter: commitEnd - tickBase))
         let presentedAt = tick(shownIndex)
@@ -202,8 +216,8 @@ public final class FrameScheduler {
     /// instead of drawing while the delegate is quiet (step 7).
     public func run(_ delegate: some FrameDelegate, while shouldContinue: () -> Bool) {
         while shouldContinue() {
-            if delegate.isQuiet {
-                waitWhileQuiet(delegate)
+            if case .quiet(let until) = delegate.demand {
+                waitWhileQuiet(delegate, until: until)
             } else {
                 runFrame(delegate)
             }
@@ -215,9 +229,9 @@ public final class FrameScheduler {
 
     /// Step 7: sleeps until something may need a frame; the next frame starts at the first
     /// tick at or after the wake-up, on the same drift-free grid.
-    public func waitWhileQuiet(_ delegate: some FrameDelegate) {
+    public func waitWhileQuiet(_ delegate: some FrameDelegate, until deadline: Duration?) {
         applyPendingRate()
-        delegate.waitForWork(until: delegate.nextScheduledWork)
+        delegate.waitForWork(until: deadline)
         quietWaits += 1
         resumeAfterPause()
     }

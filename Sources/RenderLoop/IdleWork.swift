@@ -23,6 +23,14 @@ public protocol IdleWorkSource: AnyObject {
     /// The job it would like run next in `frame`'s idle time, or nil when nothing is left.
     /// Asking consumes nothing: a job the scheduler declines is asked for again.
     func nextIdleJob(for frame: FrameInfo) -> IdleJob?
+    /// Time the last commit spent doing this source's work because idle time had not
+    /// (preparing cells that were not prefetched): the scheduler leaves it out of its
+    /// prediction of the next commit. Default zero.
+    var catchUpTimeInLastCommit: Duration { get }
+}
+
+extension IdleWorkSource {
+    public var catchUpTimeInLastCommit: Duration { .zero }
 }
 
 /// What happened to one idle job, for the trace and the meter.

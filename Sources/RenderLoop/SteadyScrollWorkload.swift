@@ -15,7 +15,7 @@ package final class SteadyScrollWorkload: FrameDelegate, IdleWorkSource {
     package private(set) var highestPrepared = 0
     package private(set) var preparedInCommit = 0
     package private(set) var preparedIdle = 0
-    package private(set) var catchUpWorkInLastCommit: Duration = .zero
+    package private(set) var catchUpTimeInLastCommit: Duration = .zero
     private let spend: (Duration) -> Void
     private let start: Duration
 
@@ -39,10 +39,10 @@ package final class SteadyScrollWorkload: FrameDelegate, IdleWorkSource {
     package func commit(_ frame: FrameInfo) {
         spend(baseCommit)
         let needed = cellOnScreen(in: frame)
-        catchUpWorkInLastCommit = .zero
+        catchUpTimeInLastCommit = .zero
         while highestPrepared < needed {
             spend(cellCost)
-            catchUpWorkInLastCommit += cellCost
+            catchUpTimeInLastCommit += cellCost
             highestPrepared += 1
             preparedInCommit += 1
         }

@@ -1,8 +1,11 @@
 import CellCanvas
 import CoreKit
 
-/// What a screen needs from a terminal: its size and colours, keys in, canvases out, and
-/// the bytes that cost.
+/// What a screen needs from a terminal: eleven requirements, as ratatui's `Backend` has
+/// about ten. Its size and traits, keys in, canvases out, and two parts of their own: the
+/// pixel and image output (``TerminalImageOutput``) and the terminal as a consumer with a
+/// rate (``TerminalOutputFlow``). Everything else a caller reads goes through those
+/// (the forwarding members below).
 ///
 /// ``NcursesBackend`` is the real terminal (or ncurses writing into /dev/null, headless);
 /// ``TestBackend`` keeps the screen in memory, so a whole app runs inside a test on a
@@ -11,14 +14,8 @@ import CoreKit
 public protocol TerminalBackend: AnyObject {
     /// Size in cells.
     var size: (rows: Int, columns: Int) { get }
-    /// What colours the terminal shows.
-    var capability: ColorCapability { get }
-    /// Frames are bracketed by DEC mode 2026, so the terminal shows each one whole.
-    var supportsSynchronizedOutput: Bool { get }
-    /// What the terminal answered at start (graphics, pixel size); nothing when headless.
-    var probed: TerminalProbe.Answers { get }
-    /// No terminal: measuring into a sink.
-    var isHeadless: Bool { get }
+    /// What the terminal is: its colours, synchronized output, what it answered at start.
+    var traits: TerminalTraits { get }
     /// The next pending key, or nil (never blocks).
     func nextKey() -> Key?
     /// Sleeps until input is waiting, `wake` is signalled, a signal arrives, or `timeout`
@@ -28,8 +25,45 @@ public protocol TerminalBackend: AnyObject {
     /// Shows `canvas`, writing only what changed. `scrolled` says which rows moved by how
     /// many since the last frame (a hint: wrong, it costs bytes, never correctness).
     func present(_ canvas: Canvas, scrolled: (rows: Range<Int>, by: Int)?)
+    /// Forgets what is on screen: the next frame writes every cell.
+    func invalidate()
+    /// Pixels and images: sixel rows, kitty transmissions and their budget.
+    var imageOutput: any TerminalImageOutput { get }
+    /// The terminal as a consumer with a rate (D-039): what it has taken, what it costs.
+    var outputFlow: any TerminalOutputFlow { get }
+    /// True once the terminal has gone away (input hung up).
+    var isHungUp: Bool { get }
+    /// Gives the terminal back as it was; safe to call more than once.
+    func end()
+    /// Ctrl-Z: the terminal back to the shell, the process stopped until `fg`, then the
+    /// next frame repaints everything.
+    func suspend()
+}
+
+/// What the terminal is, as the start-up found it.
+public struct TerminalTraits: Sendable {
+    /// What colours the terminal shows.
+    public var capability: ColorCapability
+    /// Frames are bracketed by DEC mode 2026, so the terminal shows each one whole.
+    public var supportsSynchronizedOutput: Bool
+    /// What the terminal answered at start (graphics, pixel size); nothing when headless.
+    public var probed: TerminalProbe.Answers
+    /// No terminal: measuring into a sink.
+    public var isHeadless: Bool
+
+    /// Traits as a backend found them.
+    public init(capability: ColorCapability, supportsSynchronizedOutput: Bool, probed: TerminalProbe.Answers, isHeadless: Bool) {
+        self.capability = capability
+        self.supportsSynchronizedOutput = supportsSynchronizedOutput
+        self.probed = probed
+        self.isHeadless = isHeadless
+    }
+}
+
+/// Pixels and images a terminal draws beyond cells (a backend's ``TerminalBackend/imageOutput``).
+public protocol TerminalImageOutput: AnyObject {
     /// Writes escape sequences that are not cells (image transmissions and deletions),
-    /// before the next frame's cells; counted in ``bytesWritten``.
+    /// before the next frame's cells; counted in the bytes written.
     func sendGraphics(_ bytes: [UInt8])
     /// Draws `PixelCell` cells as pixels from now on (sixel).
     func enablePixelImages()
@@ -39,11 +73,10 @@ public protocol TerminalBackend: AnyObject {
     var pixelBytesPerFrame: Int { get set }
     /// The last frame left image rows as symbols for want of budget (another frame is due).
     var hasDeferredPixels: Bool { get }
-    /// Forgets what is on screen: the next frame writes every cell.
-    func invalidate()
+}
 
-    // The terminal as a consumer with a rate (D-039).
-
+/// The terminal as a consumer with a rate (D-039; a backend's ``TerminalBackend/outputFlow``).
+public protocol TerminalOutputFlow: AnyObject {
     /// The terminal has not taken everything it was sent, or a frame was coalesced since:
     /// the loop must keep ticking (it is not quiet) until the screen has caught up.
     var isOutputBehind: Bool { get }
@@ -68,25 +101,63 @@ public protocol TerminalBackend: AnyObject {
     func noteOptionalBytesHeldBack()
     /// What the output cost and how the terminal kept up, for the report.
     var outputStatistics: OutputStatistics { get }
-    /// Bytes the last frame sent, and all frames so far.
+    /// Bytes the last frame sent.
     var bytesInLastFrame: Int { get }
     /// Bytes all frames sent so far.
     var bytesWritten: Int { get }
     /// The bytes a whole paint of `canvas` from a clear screen takes, measured without
     /// sending it (not added to ``bytesWritten``): the yardstick for what scrolling frames send.
     func measureFullPaint(_ canvas: Canvas) -> Int
-    /// True once the terminal has gone away (input hung up).
-    var isHungUp: Bool { get }
-    /// Gives the terminal back as it was; safe to call more than once.
-    func end()
-    /// Ctrl-Z: the terminal back to the shell, the process stopped until `fg`, then the
-    /// next frame repaints everything.
-    func suspend()
 }
 
+/// The parts' members, read through the backend (one name per fact, wherever it lives).
 extension TerminalBackend {
     /// Shows `canvas` with no scroll hint (the diff still finds what changed).
     public func present(_ canvas: Canvas) { present(canvas, scrolled: nil) }
+
+    /// What colours the terminal shows.
+    public var capability: ColorCapability { traits.capability }
+    /// Frames are bracketed by DEC mode 2026.
+    public var supportsSynchronizedOutput: Bool { traits.supportsSynchronizedOutput }
+    /// What the terminal answered at start.
+    public var probed: TerminalProbe.Answers { traits.probed }
+    /// No terminal: measuring into a sink.
+    public var isHeadless: Bool { traits.isHeadless }
+
+    /// See ``TerminalImageOutput/sendGraphics(_:)``.
+    public func sendGraphics(_ bytes: [UInt8]) { imageOutput.sendGraphics(bytes) }
+    /// See ``TerminalImageOutput/enablePixelImages()``.
+    public func enablePixelImages() { imageOutput.enablePixelImages() }
+    /// See ``TerminalImageOutput/updatePixelImages(defined:forgotten:)``.
+    public func updatePixelImages(defined: [PixelImage], forgotten: [UInt32]) { imageOutput.updatePixelImages(defined: defined, forgotten: forgotten) }
+    /// See ``TerminalImageOutput/pixelBytesPerFrame``.
+    public var pixelBytesPerFrame: Int {
+        get { imageOutput.pixelBytesPerFrame }
+        set { imageOutput.pixelBytesPerFrame = newValue }
+    }
+    /// See ``TerminalImageOutput/hasDeferredPixels``.
+    public var hasDeferredPixels: Bool { imageOutput.hasDeferredPixels }
+
+    /// See ``TerminalOutputFlow/isOutputBehind``.
+    public var isOutputBehind: Bool { outputFlow.isOutputBehind }
+    /// See ``TerminalOutputFlow/observeOutput(at:)``.
+    public func observeOutput(at time: Duration) -> Bool { outputFlow.observeOutput(at: time) }
+    /// See ``TerminalOutputFlow/waitForOutput(until:now:)``.
+    public func waitForOutput(until deadline: Duration, now: () -> Duration) { outputFlow.waitForOutput(until: deadline, now: now) }
+    /// See ``TerminalOutputFlow/deliverOutput()``.
+    public func deliverOutput() { outputFlow.deliverOutput() }
+    /// See ``TerminalOutputFlow/optionalBytesPerFrame(hertz:ceiling:)``.
+    public func optionalBytesPerFrame(hertz: Double, ceiling: Int) -> Int { outputFlow.optionalBytesPerFrame(hertz: hertz, ceiling: ceiling) }
+    /// See ``TerminalOutputFlow/noteOptionalBytesHeldBack()``.
+    public func noteOptionalBytesHeldBack() { outputFlow.noteOptionalBytesHeldBack() }
+    /// See ``TerminalOutputFlow/outputStatistics``.
+    public var outputStatistics: OutputStatistics { outputFlow.outputStatistics }
+    /// See ``TerminalOutputFlow/bytesInLastFrame``.
+    public var bytesInLastFrame: Int { outputFlow.bytesInLastFrame }
+    /// See ``TerminalOutputFlow/bytesWritten``.
+    public var bytesWritten: Int { outputFlow.bytesWritten }
+    /// See ``TerminalOutputFlow/measureFullPaint(_:)``.
+    public func measureFullPaint(_ canvas: Canvas) -> Int { outputFlow.measureFullPaint(canvas) }
 }
 
 /// How the terminal kept up with the frames sent to it.
@@ -112,100 +183,3 @@ public struct OutputStatistics: Sendable, Equatable {
     public init() {}
 }
 
-/// The real terminal through ncurses: a ``TerminalSession`` and its ``CanvasPresenter``.
-public final class NcursesBackend: TerminalBackend {
-    /// The terminal session (ncurses, the writer, the start-up probe's answers).
-    public let session: TerminalSession
-    private let presenter: CanvasPresenter
-
-    private init(session: TerminalSession) {
-        self.session = session
-        presenter = CanvasPresenter(session: session)
-    }
-
-    /// Takes over the terminal on standard input and output; `delivery` says who writes to it.
-    public static func start(delivery: TerminalWriter.Delivery = .recommended) throws(TerminalError) -> NcursesBackend {
-        let session = TerminalSession()
-        session.delivery = delivery
-        try session.start()
-        return NcursesBackend(session: session)
-    }
-
-    /// ncurses writing into /dev/null at a fixed size, its bytes still counted.
-    public static func startHeadless(rows: Int, columns: Int) throws(TerminalError) -> NcursesBackend {
-        let session = TerminalSession()
-        try session.startHeadless(rows: rows, columns: columns)
-        return NcursesBackend(session: session)
-    }
-
-    public var size: (rows: Int, columns: Int) { session.size }
-    public var capability: ColorCapability { session.capability }
-    public var supportsSynchronizedOutput: Bool { session.supportsSynchronizedOutput }
-    public var probed: TerminalProbe.Answers { session.probed }
-    public var isHeadless: Bool { session.isHeadless }
-    public func nextKey() -> Key? { session.nextKey() }
-    public func waitForInput(wake: WakeSignal?, timeout: Duration?) -> Bool { session.waitForInput(wake: wake, timeout: timeout) }
-    public func present(_ canvas: Canvas, scrolled: (rows: Range<Int>, by: Int)?) { presenter.present(canvas, scrolled: scrolled) }
-    public func invalidate() { presenter.invalidate() }
-
-    private var pacing = OutputPacing()
-    /// The last ceiling the app planned optional bytes under (a miss cuts from there).
-    private var optionalCeiling = Int.max
-    private var writer: TerminalWriter { session.writer }
-    public var isOutputBehind: Bool { writer.isBehind || presenter.hasCoalescedFrame }
-
-    public func observeOutput(at time: Duration) -> Bool {
-        writer.pump()
-        let behind = writer.isBehind
-        pacing.observe(at: time, bytesTaken: writer.bytesTaken, behind: behind, ceiling: optionalCeiling, moreToSend: presenter.hasDeferredPixels)
-        return behind
-    }
-
-    public func noteOptionalBytesHeldBack() { pacing.noteHeldBack() }
-
-    public func waitForOutput(until deadline: Duration, now: () -> Duration) {
-        writer.wait(until: deadline, now: now)
-    }
-
-    public func deliverOutput() { writer.pump() }
-
-    public func optionalBytesPerFrame(hertz: Double, ceiling: Int) -> Int {
-        optionalCeiling = ceiling
-        return writer.isBehind ? 0 : pacing.optionalBytesPerFrame(hertz: hertz, ceiling: ceiling, pending: writer.pendingBytes)
-    }
-
-    public var outputStatistics: OutputStatistics {
-        var statistics = OutputStatistics()
-        statistics.coalescedFrames = presenter.coalescedFrames
-        statistics.pendingBytesMax = writer.pendingBytesMax
-        statistics.colorPairRounds = presenter.pairRecyclingRounds
-        statistics.recycledColorPairs = presenter.recycledPairs
-        statistics.approximatedCells = presenter.approximatedCells
-        statistics.drainMedian = pacing.medianRate
-        statistics.drainMinimum = pacing.minimumRate
-        statistics.drainSamples = pacing.sampleCount
-        return statistics
-    }
-    public func sendGraphics(_ bytes: [UInt8]) { presenter.sendGraphics(bytes) }
-    public func enablePixelImages() { presenter.enablePixelImages() }
-    public func updatePixelImages(defined: [PixelImage], forgotten: [UInt32]) { presenter.updatePixelImages(defined: defined, forgotten: forgotten) }
-    public var pixelBytesPerFrame: Int {
-        get { presenter.pixelBytesPerFrame }
-        set { presenter.pixelBytesPerFrame = newValue }
-    }
-    public var hasDeferredPixels: Bool { presenter.hasDeferredPixels }
-    /// Images kept for pixel cells, and the image rows the last frame drew.
-    public var pixelImageCount: Int { presenter.pixelImageCount }
-    /// Image rows the last frame drew as pixels.
-    public var pixelStripsInLastFrame: Int { presenter.pixelStripsInLastFrame }
-    public var bytesInLastFrame: Int { presenter.bytesInLastFrame }
-    /// Bytes all frames sent so far.
-    public var bytesWritten: Int { presenter.bytesWritten }
-    public func measureFullPaint(_ canvas: Canvas) -> Int { presenter.measureFullPaint(canvas) }
-    public var isHungUp: Bool { session.isHungUp }
-    public func end() { session.end() }
-    public func suspend() {
-        session.suspend()
-        presenter.invalidate()
-    }
-}

@@ -4,13 +4,17 @@ import RenderLoop
 /// committed frame right after the commit, keeps handing it what it takes while waiting for
 /// the next tick, and counts a tick at which the terminal had not taken the last frame as a
 /// terminal hitch. Conform, implement `commit(_:)` (read keys, draw, `present`), and run it
-/// with ``TerminalRunLoop/run(_:_:terminal:signals:beforeEnd:until:)``.
-public protocol TerminalFrameDelegate: FrameDelegate {
+/// with ``TerminalRunLoop/run(_:_:terminal:signals:beforeEnd:until:)``. It is its own
+/// `FrameOutput` (RenderLoop): the three ways of the frame to the terminal have defaults here.
+public protocol TerminalFrameDelegate: FrameDelegate, FrameOutput {
     /// The terminal the frames go to.
     var terminal: any TerminalBackend { get }
 }
 
 extension TerminalFrameDelegate {
+    /// The frames go to the terminal.
+    public var output: (any FrameOutput)? { self }
+
     /// Hands the committed frame to the terminal without waiting for it (D-039).
     public func deliverCommittedFrame() { terminal.deliverOutput() }
 

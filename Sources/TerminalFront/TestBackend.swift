@@ -17,13 +17,20 @@ import CoreKit
 /// By default the terminal takes every byte at once. ``simulateLink(bytesPerSecond:now:)``
 /// makes it a consumer with a rate in the test's (virtual) time: frames it has not taken are
 /// coalesced (``ScreenDiff/coalesce(_:)``), so terminal hitches are exact.
-public final class TestBackend: TerminalBackend {
+public final class TestBackend: TerminalBackend, TerminalImageOutput, TerminalOutputFlow {
     public private(set) var size: (rows: Int, columns: Int)
     public let capability: ColorCapability
     public let supportsSynchronizedOutput = true
     /// What a test says the terminal answered.
     public var probed = TerminalProbe.Answers()
     public let isHeadless = false
+    public var traits: TerminalTraits {
+        TerminalTraits(capability: capability, supportsSynchronizedOutput: supportsSynchronizedOutput, probed: probed, isHeadless: isHeadless)
+    }
+    /// Its own pixel and image output.
+    public var imageOutput: any TerminalImageOutput { self }
+    /// Its own output flow (the simulated link, if any).
+    public var outputFlow: any TerminalOutputFlow { self }
     /// What the terminal shows now (blank before the first frame).
     public private(set) var screen: Canvas
     public private(set) var bytesInLastFrame = 0

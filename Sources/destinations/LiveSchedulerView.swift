@@ -5,7 +5,7 @@ import TerminalFront
 
 /// The live terminal view of the frame scheduler: figures, a commit-time sparkline
 /// against the deadline, and keys to change rate, prefetch and cell cost while it runs.
-final class LiveSchedulerView: FrameDelegate {
+final class LiveSchedulerView: FrameDelegate, FrameOutput {
     let options: RunOptions
     let demo: SchedulerDemo
     private var terminal: (any TerminalBackend)?
@@ -30,6 +30,11 @@ final class LiveSchedulerView: FrameDelegate {
         try TerminalLoop.checkSignal(stop)
     }
 
+    /// Its frames go to the terminal (once it is started).
+    var output: (any FrameOutput)? { self }
+
+    func isOutputBehind(at tick: Duration) -> Bool { false }
+
     /// The frame the commit queued goes to the terminal right after it; between ticks the
     /// terminal is handed what it takes (D-039).
     func deliverCommittedFrame() { terminal?.deliverOutput() }
@@ -45,8 +50,6 @@ final class LiveSchedulerView: FrameDelegate {
         demo.workload.commit(frame)
         terminal.present(screen(frame, size: terminal.size))
     }
-
-    var catchUpWorkInLastCommit: Duration { demo.workload.catchUpWorkInLastCommit }
 
     private func handle(_ key: Key) {
         let scheduler = demo.scheduler

@@ -43,7 +43,6 @@ struct HeadlessRun {
         let demo: SchedulerDemo
         init(demo: SchedulerDemo) { self.demo = demo }
         func commit(_ frame: FrameInfo) { demo.workload.commit(frame) }
-        var catchUpWorkInLastCommit: Duration { demo.workload.catchUpWorkInLastCommit }
     }
 
     func run() throws {

@@ -108,10 +108,10 @@ import Testing
         simulation.settle()
         let waitsBefore = simulation.app.scheduler.quietWaits
         let before = simulation.app.scheduler.nextTick
-        simulation.app.scheduler.waitWhileQuiet(simulation.app)  // asleep: nothing to do
+        simulation.app.scheduler.waitWhileQuiet(simulation.app, until: simulation.app.nextScheduledWork)  // asleep: nothing to do
         #expect(simulation.app.scheduler.quietWaits == waitsBefore + 1)
         simulation.backend.type(.character("l"))  // the selection moves right
-        simulation.app.scheduler.waitWhileQuiet(simulation.app)
+        simulation.app.scheduler.waitWhileQuiet(simulation.app, until: simulation.app.nextScheduledWork)
         #expect(!simulation.app.isQuiet, "woken by the key")
         let record = simulation.app.scheduler.runFrame(simulation.app)
         #expect(simulation.backend.cellsWrittenInLastFrame > 0, "the first frame after the key shows it")

@@ -175,7 +175,6 @@ final class ListFixture {
             list.clock.advance(by: .microseconds(300))
             list.view.commit(at: frame.presentationTime, into: &list.canvas)
         }
-        var catchUpWorkInLastCommit: Duration { list.view.catchUpTimeInLastCommit }
     }
 
     func run(idleWork: Bool, preparedLeading: Double = 1) -> (HitchReport, CollectionView<Int, Int>) {

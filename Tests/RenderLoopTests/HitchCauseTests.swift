@@ -7,7 +7,7 @@ import Testing
 @Suite struct HitchCauseTests {
     /// Each phase of a frame, scripted per frame index: CPU work or waiting in the tick's
     /// wait (after the tick), in the commit, and after it (what runs into the next frame).
-    final class Phases: FrameDelegate {
+    final class Phases: FrameDelegate, FrameOutput {
         let clock: VirtualClock
         var workAfterTick: [Int: Duration] = [:]
         var waitAfterTick: [Int: Duration] = [:]
@@ -18,6 +18,9 @@ import Testing
         private var frame = 0
 
         init(clock: VirtualClock) { self.clock = clock }
+
+        var output: (any FrameOutput)? { self }
+        func isOutputBehind(at tick: Duration) -> Bool { false }
 
         func waitForTick(_ tick: Duration, on clock: any FrameClock) {
             self.clock.sleep(until: tick)

@@ -25,13 +25,11 @@ final class QuietAfterFrames: FrameDelegate {
         if let timer, frame.tick >= timer { self.timer = nil }
     }
 
-    var isQuiet: Bool {
-        if busyFrames > 0 { return false }
-        if let timer, clock.now >= timer { return false }
-        return true
+    var demand: FrameDemand {
+        if busyFrames > 0 { return .frame }
+        if let timer, clock.now >= timer { return .frame }
+        return .quiet(until: timer)
     }
-
-    var nextScheduledWork: Duration? { timer }
 
     func waitForWork(until deadline: Duration?) {
         waits.append((clock.now, deadline))

@@ -8,6 +8,9 @@ extension GridLoop {
     /// How often the HUD's figures refresh while nothing else moves.
     static let quietHUDInterval = Duration.milliseconds(250)
 
+    /// Quiet until the next timer when nothing would change (``isQuiet``).
+    var demand: FrameDemand { isQuiet ? .quiet(until: nextScheduledWork) : .frame }
+
     var isQuiet: Bool {
         if flags.somethingHappened { return false }
         if view.hasWorkForNextFrame || sources.photoScan?.updates.mayHaveMessages == true { return false }

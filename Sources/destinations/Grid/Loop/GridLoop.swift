@@ -175,8 +175,6 @@ final class GridLoop: TerminalFrameDelegate {
         return max(startedOnTime ? 1 : 0, fits)
     }
 
-    var catchUpWorkInLastCommit: Duration { view.catchUpTimeInLastCommit }
-
     /// Measured when the frame really starts (a frame may start after its tick).
     func isOutputBehind(at tick: Duration) -> Bool { terminal.observeOutput(at: clock.now) }
 

@@ -1,0 +1,107 @@
+import CellCanvas
+import CoreKit
+
+/// The real terminal through ncurses: a ``TerminalSession`` and its ``CanvasPresenter``.
+public final class NcursesBackend: TerminalBackend, TerminalImageOutput, TerminalOutputFlow {
+    /// The terminal session (ncurses, the writer, the start-up probe's answers).
+    public let session: TerminalSession
+    private let presenter: CanvasPresenter
+
+    private init(session: TerminalSession) {
+        self.session = session
+        presenter = CanvasPresenter(session: session)
+    }
+
+    /// Takes over the terminal on standard input and output; `delivery` says who writes to it.
+    public static func start(delivery: TerminalWriter.Delivery = .recommended) throws(TerminalError) -> NcursesBackend {
+        let session = TerminalSession()
+        session.delivery = delivery
+        try session.start()
+        return NcursesBackend(session: session)
+    }
+
+    /// ncurses writing into /dev/null at a fixed size, its bytes still counted.
+    public static func startHeadless(rows: Int, columns: Int) throws(TerminalError) -> NcursesBackend {
+        let session = TerminalSession()
+        try session.startHeadless(rows: rows, columns: columns)
+        return NcursesBackend(session: session)
+    }
+
+    public var size: (rows: Int, columns: Int) { session.size }
+    public var traits: TerminalTraits {
+        TerminalTraits(capability: capability, supportsSynchronizedOutput: supportsSynchronizedOutput, probed: probed, isHeadless: isHeadless)
+    }
+    /// Its own pixel and image output.
+    public var imageOutput: any TerminalImageOutput { self }
+    /// Its own output flow (the writer and the measured rate).
+    public var outputFlow: any TerminalOutputFlow { self }
+    public var capability: ColorCapability { session.capability }
+    public var supportsSynchronizedOutput: Bool { session.supportsSynchronizedOutput }
+    public var probed: TerminalProbe.Answers { session.probed }
+    public var isHeadless: Bool { session.isHeadless }
+    public func nextKey() -> Key? { session.nextKey() }
+    public func waitForInput(wake: WakeSignal?, timeout: Duration?) -> Bool { session.waitForInput(wake: wake, timeout: timeout) }
+    public func present(_ canvas: Canvas, scrolled: (rows: Range<Int>, by: Int)?) { presenter.present(canvas, scrolled: scrolled) }
+    public func invalidate() { presenter.invalidate() }
+
+    private var pacing = OutputPacing()
+    /// The last ceiling the app planned optional bytes under (a miss cuts from there).
+    private var optionalCeiling = Int.max
+    private var writer: TerminalWriter { session.writer }
+    public var isOutputBehind: Bool { writer.isBehind || presenter.hasCoalescedFrame }
+
+    public func observeOutput(at time: Duration) -> Bool {
+        writer.pump()
+        let behind = writer.isBehind
+        pacing.observe(at: time, bytesTaken: writer.bytesTaken, behind: behind, ceiling: optionalCeiling, moreToSend: presenter.hasDeferredPixels)
+        return behind
+    }
+
+    public func noteOptionalBytesHeldBack() { pacing.noteHeldBack() }
+
+    public func waitForOutput(until deadline: Duration, now: () -> Duration) {
+        writer.wait(until: deadline, now: now)
+    }
+
+    public func deliverOutput() { writer.pump() }
+
+    public func optionalBytesPerFrame(hertz: Double, ceiling: Int) -> Int {
+        optionalCeiling = ceiling
+        return writer.isBehind ? 0 : pacing.optionalBytesPerFrame(hertz: hertz, ceiling: ceiling, pending: writer.pendingBytes)
+    }
+
+    public var outputStatistics: OutputStatistics {
+        var statistics = OutputStatistics()
+        statistics.coalescedFrames = presenter.coalescedFrames
+        statistics.pendingBytesMax = writer.pendingBytesMax
+        statistics.colorPairRounds = presenter.pairRecyclingRounds
+        statistics.recycledColorPairs = presenter.recycledPairs
+        statistics.approximatedCells = presenter.approximatedCells
+        statistics.drainMedian = pacing.medianRate
+        statistics.drainMinimum = pacing.minimumRate
+        statistics.drainSamples = pacing.sampleCount
+        return statistics
+    }
+    public func sendGraphics(_ bytes: [UInt8]) { presenter.sendGraphics(bytes) }
+    public func enablePixelImages() { presenter.enablePixelImages() }
+    public func updatePixelImages(defined: [PixelImage], forgotten: [UInt32]) { presenter.updatePixelImages(defined: defined, forgotten: forgotten) }
+    public var pixelBytesPerFrame: Int {
+        get { presenter.pixelBytesPerFrame }
+        set { presenter.pixelBytesPerFrame = newValue }
+    }
+    public var hasDeferredPixels: Bool { presenter.hasDeferredPixels }
+    /// Images kept for pixel cells, and the image rows the last frame drew.
+    public var pixelImageCount: Int { presenter.pixelImageCount }
+    /// Image rows the last frame drew as pixels.
+    public var pixelStripsInLastFrame: Int { presenter.pixelStripsInLastFrame }
+    public var bytesInLastFrame: Int { presenter.bytesInLastFrame }
+    /// Bytes all frames sent so far.
+    public var bytesWritten: Int { presenter.bytesWritten }
+    public func measureFullPaint(_ canvas: Canvas) -> Int { presenter.measureFullPaint(canvas) }
+    public var isHungUp: Bool { session.isHungUp }
+    public func end() { session.end() }
+    public func suspend() {
+        session.suspend()
+        presenter.invalidate()
+    }
+}
