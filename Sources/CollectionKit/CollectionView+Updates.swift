@@ -23,10 +23,10 @@ extension CollectionView {
     /// - Complexity: O(live cells + reloaded and reconfigured items).
     func applyUpdate(_ new: Snapshot<SectionID, ItemID>, changes: Changeset<SectionID, ItemID>, animated: Bool, at time: Duration) {
         let old = snapshot
-        letGo.append(old)
-        let oldFrames = animated ? live.mapValues { layout.frame(for: $0.indexPath) } : [:]
-        for (item, entry) in live where !new.contains(item: item) {
-            live[item] = nil
+        applied.letGo.append(old)
+        let oldFrames = animated ? cells.live.mapValues { layout.frame(for: $0.indexPath) } : [:]
+        for (item, entry) in cells.live where !new.contains(item: item) {
+            cells.live[item] = nil
             retire(entry, endDisplay: entry.isVisible)
         }
         let kept = anchor()
@@ -34,27 +34,28 @@ extension CollectionView {
         relayout()
         if changes.hasStructuralChanges { restore(kept) }
         for update in changes.itemReloads {
-            guard let entry = live[update.item] else { continue }
+            guard let entry = cells.live[update.item] else { continue }
             retire(entry, endDisplay: entry.isVisible)
-            live[update.item] = LiveCell(cell: makeCell(at: update.to, item: update.item, idle: false), indexPath: update.to, isVisible: false)
+            let cell = makeCell(at: update.to, item: update.item, idle: false)
+            cells.live[update.item] = LiveCell(cell: cell, indexPath: update.to, isVisible: false)
         }
         for update in changes.itemReconfigures {
-            guard let entry = live[update.item] else { continue }
-            reconfiguring = entry.cell
+            guard let entry = cells.live[update.item] else { continue }
+            cells.reconfiguring = entry.cell
             let cell = cellProvider(self, update.to, update.item)
-            reconfiguring = nil
+            cells.reconfiguring = nil
             precondition(cell === entry.cell, "reconfigureItems: the cell provider must dequeue with the registration that made the cell for \(update.item)")
         }
-        glides = [:]
-        dimmedUntil = nil
-        if let replaced = insertedSince { letGo.append(replaced) }
-        insertedSince = nil
+        applied.glides = [:]
+        applied.dimmedUntil = nil
+        if let replaced = applied.insertedSince { applied.letGo.append(replaced) }
+        applied.insertedSince = nil
         guard animated else { return }
-        for (item, from) in oldFrames where live[item] != nil {
-            if let path = snapshot.indexPath(for: item), layout.frame(for: path) != from { glides[item] = Glide(from: from, start: time) }
+        for (item, from) in oldFrames where cells.live[item] != nil {
+            if let path = snapshot.indexPath(for: item), layout.frame(for: path) != from { applied.glides[item] = Glide(from: from, start: time) }
         }
-        insertedSince = old
-        dimmedUntil = time + Self.updateAnimationDuration
+        applied.insertedSince = old
+        applied.dimmedUntil = time + Self.updateAnimationDuration
     }
 
     /// Re-runs the registration's handler on the live cells of `items` (those without a
@@ -63,10 +64,10 @@ extension CollectionView {
     /// - Complexity: O(items).
     func reconfigure(_ items: [ItemID]) {
         for item in items {
-            guard let entry = live[item] else { continue }
-            reconfiguring = entry.cell
+            guard let entry = cells.live[item] else { continue }
+            cells.reconfiguring = entry.cell
             let cell = cellProvider(self, entry.indexPath, item)
-            reconfiguring = nil
+            cells.reconfiguring = nil
             precondition(cell === entry.cell, "reconfigureItems: the cell provider must dequeue with the registration that made the cell for \(item)")
         }
     }
@@ -74,10 +75,10 @@ extension CollectionView {
     /// Where a live cell is drawn at `time`: its layout frame, or on its way there.
     func presentedFrame(of item: ItemID, at path: ItemPath, time: Duration) -> Rect {
         let target = layout.frame(for: path)
-        guard let glide = glides[item] else { return target }
+        guard let glide = applied.glides[item] else { return target }
         let progress = (time - glide.start) / Self.updateAnimationDuration
         if progress >= 1 {
-            glides[item] = nil
+            applied.glides[item] = nil
             return target
         }
         let eased = 1 - (1 - max(progress, 0)) * (1 - max(progress, 0))
@@ -86,5 +87,5 @@ extension CollectionView {
     }
 
     /// True while an animated apply is still moving or fading cells.
-    public var isAnimatingUpdate: Bool { !glides.isEmpty || dimmedUntil != nil }
+    public var isAnimatingUpdate: Bool { !applied.glides.isEmpty || applied.dimmedUntil != nil }
 }

@@ -21,12 +21,6 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
     /// Makes the cell for an item: call ``dequeueConfiguredReusableCell(using:for:item:)`` with a registration made once.
     public typealias CellProvider = (CollectionView, ItemPath, ItemID) -> CollectionViewCell
 
-    struct LiveCell {
-        let cell: CollectionViewCell
-        var indexPath: ItemPath
-        var isVisible: Bool
-    }
-
     /// Where items sit: a ``GridLayout``, a ``ListLayout`` or a layout of your own.
     public var layout: any CollectionLayout
     /// Where the content is scrolled to and how it moves (read it; scroll with the methods below).
@@ -36,46 +30,42 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
     var snapshot = Snapshot<SectionID, ItemID>()
     /// The prepared, retained and preload ranges, in screens.
     public var ranges = RangeTuning()
-    /// Told when cells come on screen and leave it.
-    public weak var delegate: (any CollectionViewDelegate)?
-    /// Told which items to load ahead, and which to stop loading.
-    public weak var prefetchDataSource: (any CollectionViewPrefetching)?
-    /// When set, every lifecycle call is appended (`--trace-lifecycle`).
-    public var lifecycleLog: [LifecycleEvent]?
     /// Where on the canvas the view draws.
     public private(set) var viewport = Rect(x: 0, y: 0, width: 0, height: 0)
-    /// Cells made inside a commit because idle time had not prepared them (what prefetching avoids), since the start.
-    public private(set) var cellsPreparedInCommit = 0
-    /// Cells prepared ahead in idle frame time, since the start.
-    public private(set) var cellsPreparedIdle = 0
-    /// Calls of ``CollectionViewPrefetching/prefetchItems(at:)`` so far.
-    public private(set) var prefetchBatches = 0
-    /// Calls of ``CollectionViewPrefetching/cancelPrefetching(at:)`` so far.
-    public private(set) var cancelBatches = 0
-    /// Time the last commit spent preparing cells that were not prefetched.
-    public private(set) var catchUpTimeInLastCommit: Duration = .zero
 
     let cellProvider: CellProvider
     let clock: any FrameClock
-    var live: [ItemID: LiveCell] = [:]
-    var pools: [ObjectIdentifier: [CollectionViewCell]] = [:]
-    /// Requested from the prefetch data source and not displayed since: cancellable.
-    var prefetched: Set<ItemPath> = []
-    /// Displayed while inside the preload range: loaded, so neither requested nor cancelled
-    /// again until they leave the range.
-    var shown: Set<ItemPath> = []
-    var hasScrolled = false
-    var lastDirection = 1
-    var reconfiguring: CollectionViewCell?
-    var glides: [ItemID: Glide] = [:]
-    /// While an animated apply fades items in: the snapshot before it (an item it lacks
-    /// was inserted and is drawn dim). O(1) to keep, O(1) to ask, whatever was inserted.
-    var insertedSince: Snapshot<SectionID, ItemID>?
-    var dimmedUntil: Duration?
-    /// Snapshots the view has let go of (replaced, or kept for a fade that ended), for the
-    /// data source to free off the main thread (``DiffableDataSource/applyFinishedUpdates(at:)``
-    /// takes them). The view does not know its data source: updates go one way.
-    var letGo: [Snapshot<SectionID, ItemID>] = []
+    var cells = Cells()
+    var lookahead = Lookahead()
+    var applied = AppliedUpdates()
+    var observers = Observers()
+    var tally = Tally()
+
+    /// Told when cells come on screen and leave it (held weakly).
+    public var delegate: (any CollectionViewDelegate)? {
+        get { observers.delegate }
+        set { observers.delegate = newValue }
+    }
+    /// Told which items to load ahead, and which to stop loading (held weakly).
+    public var prefetchDataSource: (any CollectionViewPrefetching)? {
+        get { observers.prefetchDataSource }
+        set { observers.prefetchDataSource = newValue }
+    }
+    /// When set, every lifecycle call is appended (`--trace-lifecycle`).
+    public var lifecycleLog: [LifecycleEvent]? {
+        get { tally.lifecycleLog }
+        set { tally.lifecycleLog = newValue }
+    }
+    /// Cells made inside a commit because idle time had not prepared them (what prefetching avoids), since the start.
+    public var cellsPreparedInCommit: Int { tally.cellsPreparedInCommit }
+    /// Cells prepared ahead in idle frame time, since the start.
+    public var cellsPreparedIdle: Int { tally.cellsPreparedIdle }
+    /// Calls of ``CollectionViewPrefetching/prefetchItems(at:)`` so far.
+    public var prefetchBatches: Int { tally.prefetchBatches }
+    /// Calls of ``CollectionViewPrefetching/cancelPrefetching(at:)`` so far.
+    public var cancelBatches: Int { tally.cancelBatches }
+    /// Time the last commit spent preparing cells that were not prefetched.
+    public var catchUpTimeInLastCommit: Duration { tally.catchUpTimeInLastCommit }
 
     /// A view placing items with `layout`, timing its work on `clock` (the frame loop's), making cells with `cellProvider`.
     /// Feed it through a ``DiffableDataSource``, whose ``DiffableDataSource/applyFinishedUpdates(at:)``
@@ -93,13 +83,13 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
     public func dequeueConfiguredReusableCell<Cell, Item: Hashable>(using registration: CellRegistration<Cell, Item>,
                                                                      for indexPath: ItemPath, item: Item) -> Cell {
         let cell: Cell
-        if let existing = reconfiguring as? Cell, existing.registration == registration.id {
+        if let existing = cells.reconfiguring as? Cell, existing.registration == registration.id {
             // Reconfigure: the same cell, configured again; no dequeue, no prepareForReuse.
             existing.configuredItem = AnyHashable(item)
             registration.handler(existing, indexPath, item)
             return existing
         }
-        if let reused = pools[registration.id]?.popLast() as? Cell {
+        if let reused = cells.pools[registration.id]?.popLast() as? Cell {
             log(.prepareForReuse)
             reused.prepareForReuse()
             cell = reused
@@ -113,41 +103,41 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
     }
 
     /// Live cells (prepared and visible): bounded by the viewport and the ranges.
-    public var liveCellCount: Int { live.count }
+    public var liveCellCount: Int { cells.live.count }
 
     /// Calls `body` with every live cell (on screen, prepared ahead, kept behind).
     public func forEachLiveCell(_ body: (CollectionViewCell) -> Void) {
-        for entry in live.values { body(entry.cell) }
+        for entry in cells.live.values { body(entry.cell) }
     }
     /// The items that have a live cell (on screen, prepared ahead, kept behind), in no
     /// particular order: what to reconfigure when something every cell shows has changed.
-    public var liveItems: [ItemID] { Array(live.keys) }
+    public var liveItems: [ItemID] { Array(cells.live.keys) }
     /// Cells on screen.
     public var visibleCellCount: Int {
         @_specialize(exported: true, where SectionID == Int, ItemID == Int)
-        get { live.values.count { $0.isVisible } }
+        get { cells.live.values.count { $0.isVisible } }
     }
     /// The cells on screen, in no particular order (for per-frame statistics).
     public var visibleCells: [CollectionViewCell] {
         @_specialize(exported: true, where SectionID == Int, ItemID == Int)
-        get { live.values.compactMap { $0.isVisible ? $0.cell : nil } }
+        get { cells.live.values.compactMap { $0.isVisible ? $0.cell : nil } }
     }
     /// Cells configured and waiting off screen (ahead, or kept behind).
-    public var preparedCellCount: Int { live.values.count { !$0.isVisible } }
+    public var preparedCellCount: Int { cells.live.values.count { !$0.isVisible } }
     /// Cells waiting in their registrations' pools for reuse.
-    public var pooledCellCount: Int { pools.values.reduce(0) { $0 + $1.count } }
+    public var pooledCellCount: Int { cells.pools.values.reduce(0) { $0 + $1.count } }
 
     /// The cell showing or waiting for `item`, if any.
-    public func cell(for item: ItemID) -> CollectionViewCell? { live[item]?.cell }
+    public func cell(for item: ItemID) -> CollectionViewCell? { cells.live[item]?.cell }
 
     // MARK: Data and geometry
 
     /// Replaces the data without diffing (the initial load). Live cells are dropped.
     public func reloadData(_ snapshot: Snapshot<SectionID, ItemID>) {
-        for (_, entry) in live { retire(entry, endDisplay: entry.isVisible) }
-        live = [:]
-        prefetched = []
-        shown = []
+        for (_, entry) in cells.live { retire(entry, endDisplay: entry.isVisible) }
+        cells.live = [:]
+        lookahead.prefetched = []
+        lookahead.shown = []
         self.snapshot = snapshot
         relayout()
     }
@@ -188,17 +178,17 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
     /// million-post filter's commits 1 ms longer at p99).
     @_specialize(where SectionID == Int, ItemID == Int)
     func relayout(reconfiguringResized: Bool = false) {
-        let sizes = reconfiguringResized ? live.mapValues { layout.frame(for: $0.indexPath) } : [:]
+        let sizes = reconfiguringResized ? cells.live.mapValues { layout.frame(for: $0.indexPath) } : [:]
         layout.prepare(width: viewport.width, sectionCounts: snapshot.sectionIdentifiers.map { snapshot.numberOfItems(inSection: $0) })
         physics.setSizes(content: layout.contentHeight, viewport: viewport.height)
         var resized: [ItemID] = []
-        for (item, entry) in live {
+        for (item, entry) in cells.live {
             guard let path = snapshot.indexPath(for: item) else {
                 retire(entry, endDisplay: entry.isVisible)
-                live[item] = nil
+                cells.live[item] = nil
                 continue
             }
-            live[item]?.indexPath = path
+            cells.live[item]?.indexPath = path
             let now = layout.frame(for: path)
             if let before = sizes[item], before.width != now.width || before.height != now.height { resized.append(item) }
         }
@@ -208,24 +198,24 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
     // MARK: Scrolling
 
     /// Scrolls by `rows` (negative: up), animated over a few frames from `time`.
-    public func scroll(byRows rows: Double, at time: Duration) { hasScrolled = true; physics.step(by: rows, at: time) }
+    public func scroll(byRows rows: Double, at time: Duration) { lookahead.hasScrolled = true; physics.step(by: rows, at: time) }
     /// Scrolls by `pages` screens (less one row, so a row stays in view), animated.
     public func scrollPage(_ pages: Int, at time: Duration) { scroll(byRows: Double(pages * max(1, viewport.height - 1)), at: time) }
     /// Flings at `speed` rows a second (negative: up), slowing as UIScrollView does (0.998 a millisecond).
-    public func fling(speed: Double, at time: Duration) { hasScrolled = true; physics.fling(speed: speed, at: time) }
+    public func fling(speed: Double, at time: Duration) { lookahead.hasScrolled = true; physics.fling(speed: speed, at: time) }
     /// A mouse-wheel notch: adds `rows` a second of velocity.
-    public func wheel(rows: Double, at time: Duration) { hasScrolled = true; physics.wheel(rows: rows, at: time) }
+    public func wheel(rows: Double, at time: Duration) { lookahead.hasScrolled = true; physics.wheel(rows: rows, at: time) }
     /// Jumps to the first row.
-    public func scrollToTop() { hasScrolled = true; physics.jump(to: 0) }
+    public func scrollToTop() { lookahead.hasScrolled = true; physics.jump(to: 0) }
     /// Jumps to the last screen.
-    public func scrollToBottom() { hasScrolled = true; physics.jump(to: physics.maximumOffset) }
+    public func scrollToBottom() { lookahead.hasScrolled = true; physics.jump(to: physics.maximumOffset) }
 
     /// The direction of the last movement (down before any): orients the ranges.
-    var scrollDirection: Int { lastDirection }
+    var scrollDirection: Int { lookahead.lastDirection }
 
     /// Remembers which way the view is moving; a view at rest keeps its last direction.
     func noteDirection() {
-        if physics.direction != 0 { lastDirection = physics.direction }
+        if physics.direction != 0 { lookahead.lastDirection = physics.direction }
     }
 
     // MARK: The commit
@@ -241,7 +231,7 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
     /// on every frame (about 10 % of a fling's main thread; commit p50 0.89 → 0.79 ms).
     @_specialize(exported: true, where SectionID == Int, ItemID == Int)
     public func commit(at time: Duration, into canvas: inout Canvas, selection: ItemID? = nil) {
-        catchUpTimeInLastCommit = .zero
+        tally.catchUpTimeInLastCommit = .zero
         noteDirection()
         physics.advance(to: time)
         let top = Int(physics.offset.rounded(.down))
@@ -250,30 +240,31 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
         for path in visiblePaths {
             guard let item = snapshot.itemIdentifier(at: path) else { continue }
             nowVisible.insert(item)
-            if live[item] == nil {
+            if cells.live[item] == nil {
                 let start = clock.now
-                live[item] = LiveCell(cell: makeCell(at: path, item: item, idle: false), indexPath: path, isVisible: false)
-                cellsPreparedInCommit += 1
-                catchUpTimeInLastCommit += clock.now - start
+                let cell = makeCell(at: path, item: item, idle: false)
+                cells.live[item] = LiveCell(cell: cell, indexPath: path, isVisible: false)
+                tally.cellsPreparedInCommit += 1
+                tally.catchUpTimeInLastCommit += clock.now - start
             }
-            if live[item]?.isVisible == false {
-                live[item]?.isVisible = true
+            if cells.live[item]?.isVisible == false {
+                cells.live[item]?.isVisible = true
                 log(.willDisplay(path))
-                delegate?.willDisplay(live[item]!.cell, at: path)
+                observers.delegate?.willDisplay(cells.live[item]!.cell, at: path)
             }
         }
         let keep = rowRange(leading: ranges.preparedLeading, trailing: ranges.retainedTrailing, top: top,
                             minimumLeadingRows: layout.rowPitch)
-        for (item, entry) in live where !nowVisible.contains(item) {
+        for (item, entry) in cells.live where !nowVisible.contains(item) {
             if entry.isVisible {
-                live[item]?.isVisible = false
+                cells.live[item]?.isVisible = false
                 log(.didEndDisplaying(entry.indexPath))
-                delegate?.didEndDisplaying(entry.cell, at: entry.indexPath)
+                observers.delegate?.didEndDisplaying(entry.cell, at: entry.indexPath)
             }
             let frame = layout.frame(for: entry.indexPath)
             if frame.maxY <= keep.lowerBound || frame.y >= keep.upperBound {
                 retire(entry, endDisplay: false)
-                live[item] = nil
+                cells.live[item] = nil
             }
         }
         updatePrefetching(top: top)
@@ -282,20 +273,20 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
 
     private func draw(into canvas: inout Canvas, top: Int, visible: [ItemPath], time: Duration, selection: ItemID?) {
         canvas.fill(viewport)
-        if let until = dimmedUntil, time >= until {
-            dimmedUntil = nil
+        if let until = applied.dimmedUntil, time >= until {
+            applied.dimmedUntil = nil
             // Glides start with the fade and last as long. Cleared here, not only when their
             // cell is drawn: a live cell kept off screen (prepared ahead, retained behind)
             // would otherwise keep its glide, and the view would never stop animating.
-            glides = [:]
-            if let old = insertedSince { letGo.append(old) }
-            insertedSince = nil
+            applied.glides = [:]
+            if let old = applied.insertedSince { applied.letGo.append(old) }
+            applied.insertedSince = nil
         }
         for path in visible {
-            guard let item = snapshot.itemIdentifier(at: path), let entry = live[item] else { continue }
+            guard let item = snapshot.itemIdentifier(at: path), let entry = cells.live[item] else { continue }
             let frame = presentedFrame(of: item, at: path, time: time).offsetBy(dx: viewport.x, dy: viewport.y - top)
             entry.cell.draw(in: &canvas, frame: frame, clip: viewport, state: CellState(isSelected: item == selection))
-            if let old = insertedSince, !old.contains(item: item) { dim(frame.intersection(viewport), in: &canvas) }
+            if let old = applied.insertedSince, !old.contains(item: item) { dim(frame.intersection(viewport), in: &canvas) }
         }
     }
 
@@ -316,72 +307,6 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
         return (top - before)..<(top + viewport.height + after)
     }
 
-    private func updatePrefetching(top: Int) {
-        guard let prefetchDataSource else { return }
-        let range = hasScrolled
-            ? rowRange(leading: ranges.preloadLeading, trailing: ranges.preloadTrailing, top: top)
-            : rowRange(leading: ranges.initialPreloadLeading, trailing: 0, top: top)
-        let visible = Set(layout.indexPaths(inRows: top, top + viewport.height))
-        let wanted = layout.indexPaths(inRows: range.lowerBound, range.upperBound).filter { !visible.contains($0) }
-        let wantedSet = Set(wanted)
-        shown.formUnion(visible)
-        shown = shown.filter { wantedSet.contains($0) || visible.contains($0) }
-        prefetched.subtract(visible)
-        let leaving = prefetched.filter { !wantedSet.contains($0) }
-        if !leaving.isEmpty {
-            let ordered = leaving.sorted(by: scrollDirection >= 0 ? (>) : (<))
-            cancelBatches += 1
-            log(.cancelPrefetching(ordered))
-            prefetchDataSource.cancelPrefetching(at: ordered)
-        }
-        prefetched.subtract(leaving)
-        let center = Double(top) + Double(viewport.height) / 2
-        let fresh = wanted.filter { !prefetched.contains($0) && !shown.contains($0) }.sorted { a, b in
-            let da = abs(Double(layout.frame(for: a).y) - center), db = abs(Double(layout.frame(for: b).y) - center)
-            return da != db ? da < db : (scrollDirection >= 0 ? a < b : a > b)
-        }
-        guard !fresh.isEmpty else { return }
-        prefetched.formUnion(fresh)
-        prefetchBatches += 1
-        log(.prefetch(fresh))
-        prefetchDataSource.prefetchItems(at: fresh)
-    }
-
-    // MARK: Idle work
-
-    /// The next unprepared item in the scroll direction inside the prepared range.
-    @_specialize(exported: true, where SectionID == Int, ItemID == Int)  // as commit
-    public func nextIdleJob(for frame: FrameInfo) -> IdleJob? {
-        guard let (path, item) = nextUnpreparedItem() else { return nil }
-        return IdleJob(kind: "cell") { [self] in
-            live[item] = LiveCell(cell: makeCell(at: path, item: item, idle: true), indexPath: path, isVisible: false)
-            cellsPreparedIdle += 1
-        }
-    }
-
-    /// Whether idle time would be used (a cell in the prepared range is not prepared yet):
-    /// a loop that wants to sleep while nothing moves asks this first.
-    public var hasIdleWork: Bool {
-        @_specialize(exported: true, where SectionID == Int, ItemID == Int)
-        get { nextUnpreparedItem() != nil }
-    }
-
-    @_specialize(where SectionID == Int, ItemID == Int)  // called from nextIdleJob's specialisation, which did not specialise it
-    private func nextUnpreparedItem() -> (ItemPath, ItemID)? {
-        let top = Int(physics.offset.rounded(.down))
-        let leading = hasScrolled ? ranges.preparedLeading : 0
-        let range = rowRange(leading: leading, trailing: 0, top: top)
-        let extra = layout.rowPitch  // at least the next row
-        let rows = scrollDirection >= 0 ? (top + viewport.height)..<max(range.upperBound, top + viewport.height + extra)
-                                        : min(range.lowerBound, top - extra)..<top
-        var candidates = layout.indexPaths(inRows: rows.lowerBound, rows.upperBound)
-        if scrollDirection < 0 { candidates.reverse() }
-        for path in candidates {
-            if let item = snapshot.itemIdentifier(at: path), live[item] == nil { return (path, item) }
-        }
-        return nil
-    }
-
     // MARK: Helpers
 
     func makeCell(at path: ItemPath, item: ItemID, idle: Bool) -> CollectionViewCell {
@@ -392,11 +317,11 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
     func retire(_ entry: LiveCell, endDisplay: Bool) {
         if endDisplay {
             log(.didEndDisplaying(entry.indexPath))
-            delegate?.didEndDisplaying(entry.cell, at: entry.indexPath)
+            observers.delegate?.didEndDisplaying(entry.cell, at: entry.indexPath)
         }
         entry.cell.configuredItem = nil
-        if let registration = entry.cell.registration { pools[registration, default: []].append(entry.cell) }
+        if let registration = entry.cell.registration { cells.pools[registration, default: []].append(entry.cell) }
     }
 
-    func log(_ event: LifecycleEvent) { lifecycleLog?.append(event) }
+    func log(_ event: LifecycleEvent) { tally.lifecycleLog?.append(event) }
 }

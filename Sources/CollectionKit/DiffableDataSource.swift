@@ -117,7 +117,7 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
     /// commit to hand them to the queue that frees them. A loop that goes quiet must run
     /// that commit first: otherwise a replaced snapshot of a million items (about 60 MB)
     /// stays alive for as long as nothing moves.
-    public var holdsReplacedSnapshots: Bool { !retired.isEmpty || !retiredChanges.isEmpty || !collectionView.letGo.isEmpty }
+    public var holdsReplacedSnapshots: Bool { !retired.isEmpty || !retiredChanges.isEmpty || !collectionView.applied.letGo.isEmpty }
 
     /// Gives the memory freed with big snapshots (100,000 items or more) back to the
     /// system, if any was freed since the last call: `malloc_trim`, on the calling thread,
@@ -141,9 +141,9 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
     @_specialize(exported: true, where SectionID == Int, ItemID == Int)
     @discardableResult
     public func applyFinishedUpdates(at time: Duration) -> Bool {
-        if !collectionView.letGo.isEmpty {
-            retired.append(contentsOf: collectionView.letGo)
-            collectionView.letGo.removeAll()
+        if !collectionView.applied.letGo.isEmpty {
+            retired.append(contentsOf: collectionView.applied.letGo)
+            collectionView.applied.letGo.removeAll()
         }
         if !retired.isEmpty || !retiredChanges.isEmpty { inbox.release(&retired, &retiredChanges) }
         for update in inbox.takeFinished() { pending.append(.apply(snapshot: update.snapshot, changes: update.changes, animated: update.animated)) }

@@ -101,20 +101,39 @@ public final class FrameScheduler {
     /// paint) is reported on its own, as Apple's hitch ratio counts frames while scrolling.
     public var keepsLaunchFrameApart = false
     /// The first frame, with ``keepsLaunchFrameApart``, once it ran.
-    public private(set) var launchFrame: FrameRecord?
+    public var launchFrame: FrameRecord? { launch.frame }
     /// With ``keepsLaunchFrameApart``: ticks at which the terminal was still taking what the
     /// launch frame sent (a full paint). They belong to the launch, as its commit does, and
     /// are not terminal hitches.
-    public private(set) var launchOutputTicks = 0
-    private var launchDelivered = false
+    public var launchOutputTicks: Int { launch.outputTicks }
+    private var launch = LaunchFrameState()
+    private var ticks: TickGrid
+    private var predictors = CostPredictors()
 
-    /// Time of tick 0 of the current rate (moves when the rate changes).
-    private var tickBase: Duration
-    /// Index, counted from `tickBase`, of the tick the next frame starts at.
-    private var nextTickIndex = 0
-    private var frameIndex = 0
-    private var commitPredictor = CostPredictor()
-    private var jobPredictors: [String: CostPredictor] = [:]
+    /// The launch frame kept apart from the meter, and the terminal ticks its paint took.
+    private struct LaunchFrameState {
+        var frame: FrameRecord?
+        var outputTicks = 0
+        /// The terminal took the launch paint: later behind ticks are terminal hitches again.
+        var delivered = false
+    }
+
+    /// The drift-free tick grid (a base and an index, never accumulated) and the frames run on it.
+    private struct TickGrid {
+        /// Time of tick 0 of the current rate (moves when the rate changes).
+        var base: Duration
+        /// Index, counted from `base`, of the tick the next frame starts at.
+        var nextIndex = 0
+        var frameIndex = 0
+        /// A rate change waiting for the next frame, so the frame in progress keeps its cadence.
+        var pendingRate: RefreshRate?
+    }
+
+    /// What step 5 budgets with: the next commit's cost and each idle job kind's.
+    private struct CostPredictors {
+        var commit = CostPredictor()
+        var jobs: [String: CostPredictor] = [:]
+    }
 
     /// A scheduler ticking at `refreshRate` on `clock`.
     /// - Parameters:
@@ -128,34 +147,32 @@ public final class FrameScheduler {
         self.clock = clock
         self.tracedFrameLimit = tracedFrameLimit
         meter = HitchMeter(retainedRecordLimit: tracedFrameLimit)
-        tickBase = start ?? clock.now
+        ticks = TickGrid(base: start ?? clock.now)
     }
 
     /// Time of the tick the next frame starts at.
-    public var nextTick: Duration { tick(nextTickIndex) }
+    public var nextTick: Duration { tick(ticks.nextIndex) }
 
     /// The predicted cost of the next commit (moving mean of the last few), if any ran.
-    public var predictedCommitCost: Duration? { commitPredictor.estimate }
+    public var predictedCommitCost: Duration? { predictors.commit.estimate }
 
     /// The predicted cost of an idle job of `kind`, if one ran.
-    public func predictedCost(ofJobKind kind: String) -> Duration? { jobPredictors[kind]?.estimate }
+    public func predictedCost(ofJobKind kind: String) -> Duration? { predictors.jobs[kind]?.estimate }
 
     /// Switches cadence from the next frame on; ticks stay drift-free from there. Safe to
     /// call from inside a commit: the frame being produced finishes on the old cadence.
     public func changeRefreshRate(to rate: RefreshRate) {
-        pendingRate = rate == refreshRate ? nil : rate
+        ticks.pendingRate = rate == refreshRate ? nil : rate
     }
 
     /// The rate the next frame will run at.
-    public var upcomingRefreshRate: RefreshRate { pendingRate ?? refreshRate }
-
-    private var pendingRate: RefreshRate?
+    public var upcomingRefreshRate: RefreshRate { ticks.pendingRate ?? refreshRate }
 
     private func applyPendingRate() {
-        guard let rate = pendingRate else { return }
-        pendingRate = nil
-        tickBase = nextTick
-        nextTickIndex = 0
+        guard let rate = ticks.pendingRate else { return }
+        ticks.pendingRate = nil
+        ticks.base = nextTick
+        ticks.nextIndex = 0
         refreshRate = rate
     }
 
@@ -163,18 +180,18 @@ public final class FrameScheduler {
     @discardableResult
     public func runFrame(_ delegate: some FrameDelegate) -> FrameRecord {
         applyPendingRate()
-        let tickIndex = nextTickIndex
+        let tickIndex = ticks.nextIndex
         let tickTime = tick(tickIndex)
         let waitStart = clock.now, waitStartCPU = clock.threadCPUTime
         let output = delegate.output
         if let output { output.waitForTick(tickTime, on: clock) } else { clock.sleep(until: tickTime) }
         var behind = output?.isOutputBehind(at: tickTime) ?? false
-        if keepsLaunchFrameApart && launchFrame != nil && !launchDelivered {
-            if behind { launchOutputTicks += 1 } else { launchDelivered = true }
+        if keepsLaunchFrameApart && launch.frame != nil && !launch.delivered {
+            if behind { launch.outputTicks += 1 } else { launch.delivered = true }
             behind = false
         }
 
-        let info = FrameInfo(index: frameIndex, tick: tickTime, deadline: tick(tickIndex + 1), refreshRate: refreshRate)
+        let info = FrameInfo(index: ticks.frameIndex, tick: tickTime, deadline: tick(tickIndex + 1), refreshRate: refreshRate)
         let commitStart = clock.now, commitStartCPU = clock.threadCPUTime
         delegate.drainMailbox(for: info)
         let drainEnd = clock.now
@@ -190,12 +207,12 @@ public final class FrameScheduler {
         // of the prediction: counted in, long catch-up commits would inflate it so that no
         // idle job ever fits, and commits would stay long forever.
         let catchUp = idleWork?.catchUpTimeInLastCommit ?? .zero
-        commitPredictor.record(max(commitEnd - commitStart - catchUp, .zero))
+        predictors.commit.record(max(commitEnd - commitStart - catchUp, .zero))
 
-        let shownIndex = max(tickIndex + 1, refreshRate.firstTick(atOrAfter: commitEnd - tickBase))
+        let shownIndex = max(tickIndex + 1, refreshRate.firstTick(atOrAfter: commitEnd - ticks.base))
         let presentedAt = tick(shownIndex)
-        nextTickIndex = shownIndex
-        frameIndex += 1
+        ticks.nextIndex = shownIndex
+        ticks.frameIndex += 1
 
         let (jobs, declined) = runIdleJobs(for: info)
         var record = FrameRecord(
@@ -208,7 +225,7 @@ public final class FrameScheduler {
         record.period = refreshRate.period
         record.commitCPU = commitCPU
         record.workFromTick = workFromTick
-        if keepsLaunchFrameApart && launchFrame == nil { launchFrame = record } else { meter.record(record) }
+        if keepsLaunchFrameApart && launch.frame == nil { launch.frame = record } else { meter.record(record) }
         return record
     }
 
@@ -240,9 +257,9 @@ public final class FrameScheduler {
     /// time counts as quiet, not as a hitch, and the next frame starts at the first tick
     /// from now, on the same drift-free grid.
     public func resumeAfterPause() {
-        let resumeIndex = max(nextTickIndex, refreshRate.firstTick(atOrAfter: clock.now - tickBase))
-        meter.recordQuiet(tick(resumeIndex) - tick(nextTickIndex))
-        nextTickIndex = resumeIndex
+        let resumeIndex = max(ticks.nextIndex, refreshRate.firstTick(atOrAfter: clock.now - ticks.base))
+        meter.recordQuiet(tick(resumeIndex) - tick(ticks.nextIndex))
+        ticks.nextIndex = resumeIndex
     }
 
     /// Runs exactly `count` frames.
@@ -259,12 +276,12 @@ public final class FrameScheduler {
     private func runIdleJobs(for frame: FrameInfo) -> ([IdleJobRecord], Int) {
         guard isIdleWorkEnabled, let source = idleWork else { return ([], 0) }
         let nextTickTime = nextTick
-        let budgetEnd = tick(nextTickIndex + 1) - (commitPredictor.estimate ?? .zero)
+        let budgetEnd = tick(ticks.nextIndex + 1) - (predictors.commit.estimate ?? .zero)
         var jobs: [IdleJobRecord] = []
         var declined = 0
         while jobs.count < maxIdleJobsPerFrame, clock.now < nextTickTime,
               let job = source.nextIdleJob(for: frame) {
-            let predicted = jobPredictors[job.kind]?.estimate
+            let predicted = predictors.jobs[job.kind]?.estimate
             let start = clock.now
             guard start + (predicted ?? .zero) <= budgetEnd else {
                 declined += 1
@@ -272,13 +289,13 @@ public final class FrameScheduler {
             }
             job.run()
             let end = clock.now
-            jobPredictors[job.kind, default: CostPredictor()].record(end - start)
+            predictors.jobs[job.kind, default: CostPredictor()].record(end - start)
             jobs.append(IdleJobRecord(kind: job.kind, start: start, end: end, predicted: predicted))
         }
         return (jobs, declined)
     }
 
     private func tick(_ index: Int) -> Duration {
-        tickBase + refreshRate.tickOffset(index)
+        ticks.base + refreshRate.tickOffset(index)
     }
 }

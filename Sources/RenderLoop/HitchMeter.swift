@@ -32,45 +32,69 @@ public struct HitchMeter: Sendable {
     public static let exactCommitLimit = 100_000
 
     /// The first ``retainedRecordLimit`` frames' whole records (for a trace).
-    public private(set) var records: [FrameRecord] = []
+    public var records: [FrameRecord] { kept.retained }
     /// How many whole records ``records`` keeps.
     public let retainedRecordLimit: Int
     /// Frames recorded.
-    public private(set) var frames = 0
+    public var frames: Int { totals.frames }
     /// Hitches of both kinds: late commits, and runs of ticks the terminal was behind.
     public var hitches: Int { commitHitches + terminalHitches }
     /// Commits that ended after their deadline.
-    public private(set) var commitHitches = 0
+    public var commitHitches: Int { totals.commitHitches }
     /// Of those, the ones whose own work would have fit: their thread waited for a core
     /// (``FrameRecord/isHitchFromWaiting``).
-    public private(set) var commitHitchesFromWaiting = 0
+    public var commitHitchesFromWaiting: Int { totals.commitHitchesFromWaiting }
     /// Runs of consecutive frames at whose tick the terminal had not taken the frame before.
-    public private(set) var terminalHitches = 0
+    public var terminalHitches: Int { totals.terminalHitches }
     /// Frames at whose tick the terminal was behind (each a period of terminal hitch time).
-    public private(set) var terminalBehindFrames = 0
+    public var terminalBehindFrames: Int { totals.terminalBehindFrames }
     /// How late the late commits were, added up (each from its deadline to its vsync).
-    public private(set) var commitHitchTime: Duration = .zero
+    public var commitHitchTime: Duration { totals.commitHitchTime }
     /// A period for every tick at which the terminal was behind.
-    public private(set) var terminalHitchTime: Duration = .zero
+    public var terminalHitchTime: Duration { totals.terminalHitchTime }
     /// Hitch time of both kinds.
     public var totalHitchTime: Duration { commitHitchTime + terminalHitchTime }
     private var lastWasBehind = false
     /// Ticks passed over because a commit ended late.
-    public private(set) var skippedTicks = 0
+    public var skippedTicks: Int { totals.skippedTicks }
     /// Idle jobs run.
-    public private(set) var idleJobs = 0
+    public var idleJobs: Int { totals.idleJobs }
     /// Time the idle jobs took.
-    public private(set) var idleWorkTime: Duration = .zero
+    public var idleWorkTime: Duration { totals.idleWorkTime }
     /// The first frame's tick.
     public private(set) var firstTick: Duration?
     /// The vsync that showed the last frame.
     public private(set) var lastPresented: Duration?
     /// Time the loop spent quiet (no frame needed): not part of the span the ratio divides by.
-    public private(set) var quietTime: Duration = .zero
-    private var recent: [FrameRecord] = []
-    private var recentStart = 0
+    public var quietTime: Duration { totals.quietTime }
+    private var kept = KeptRecords()
+    private var totals = RunningTotals()
     private var exactCommits: [Int64] = []
     private var histogram = CommitHistogram()
+
+    /// The records kept whole: the first ones for a trace, and a ring of the last ones for
+    /// live figures; both bounded, so a long session's memory does not grow.
+    private struct KeptRecords: Sendable {
+        var retained: [FrameRecord] = []
+        var recent: [FrameRecord] = []
+        /// Where the oldest record of the full ring is (its next overwrite).
+        var recentStart = 0
+    }
+
+    /// Counters over every frame recorded, behind the public figures and ``report()``.
+    private struct RunningTotals: Sendable {
+        var frames = 0
+        var commitHitches = 0
+        var commitHitchesFromWaiting = 0
+        var terminalHitches = 0
+        var terminalBehindFrames = 0
+        var commitHitchTime: Duration = .zero
+        var terminalHitchTime: Duration = .zero
+        var skippedTicks = 0
+        var idleJobs = 0
+        var idleWorkTime: Duration = .zero
+        var quietTime: Duration = .zero
+    }
 
     /// A meter that keeps the whole records of the first `retainedRecordLimit` frames.
     public init(retainedRecordLimit: Int = HitchMeter.defaultRetainedRecordLimit) {
@@ -79,28 +103,28 @@ public struct HitchMeter: Sendable {
 
     /// - Complexity: O(1) amortised, whatever the length of the run.
     public mutating func record(_ frame: FrameRecord) {
-        if records.count < retainedRecordLimit { records.append(frame) }
-        if recent.count < Self.recentLimit {
-            recent.append(frame)
+        if kept.retained.count < retainedRecordLimit { kept.retained.append(frame) }
+        if kept.recent.count < Self.recentLimit {
+            kept.recent.append(frame)
         } else {
-            recent[recentStart] = frame
-            recentStart = (recentStart + 1) % Self.recentLimit
+            kept.recent[kept.recentStart] = frame
+            kept.recentStart = (kept.recentStart + 1) % Self.recentLimit
         }
-        frames += 1
+        totals.frames += 1
         if frame.isHitch {
-            commitHitches += 1
-            if frame.isHitchFromWaiting { commitHitchesFromWaiting += 1 }
-            commitHitchTime += frame.hitchTime
+            totals.commitHitches += 1
+            if frame.isHitchFromWaiting { totals.commitHitchesFromWaiting += 1 }
+            totals.commitHitchTime += frame.hitchTime
         }
         if frame.terminalBehind {
-            terminalBehindFrames += 1
-            terminalHitchTime += frame.period
-            if !lastWasBehind { terminalHitches += 1 }
+            totals.terminalBehindFrames += 1
+            totals.terminalHitchTime += frame.period
+            if !lastWasBehind { totals.terminalHitches += 1 }
         }
         lastWasBehind = frame.terminalBehind
-        skippedTicks += frame.skippedTicks
-        idleJobs += frame.jobsRun
-        idleWorkTime += frame.idleWorkTime
+        totals.skippedTicks += frame.skippedTicks
+        totals.idleJobs += frame.jobsRun
+        totals.idleWorkTime += frame.idleWorkTime
         if firstTick == nil { firstTick = frame.tick }
         lastPresented = frame.presentedAt
         let commit = frame.commitDuration.nanoseconds
@@ -111,22 +135,22 @@ public struct HitchMeter: Sendable {
     /// Calls `body` with the last `count` frames (at most ``recentLimit``), oldest first,
     /// straight from the ring (no copy).
     public func forEachRecent(_ count: Int, _ body: (FrameRecord) -> Void) {
-        let available = min(count, recent.count)
-        let newestEnd = recent.count < Self.recentLimit ? recent.count : recentStart + recent.count
-        for position in (newestEnd - available)..<newestEnd { body(recent[position % recent.count]) }
+        let available = min(count, kept.recent.count)
+        let newestEnd = kept.recent.count < Self.recentLimit ? kept.recent.count : kept.recentStart + kept.recent.count
+        for position in (newestEnd - available)..<newestEnd { body(kept.recent[position % kept.recent.count]) }
     }
 
     /// The last `count` frames (at most ``recentLimit``), oldest first.
     public func recentRecords(_ count: Int) -> [FrameRecord] {
         var result: [FrameRecord] = []
-        result.reserveCapacity(min(count, recent.count))
+        result.reserveCapacity(min(count, kept.recent.count))
         forEachRecent(count) { result.append($0) }
         return result
     }
 
     /// Notes a quiet gap (no frames, nothing on screen changing) between two frames.
     public mutating func recordQuiet(_ gap: Duration) {
-        if frames > 0 { quietTime += gap }
+        if totals.frames > 0 { totals.quietTime += gap }
     }
 
     /// From the first frame's tick to the vsync that showed the last one, quiet gaps left out.
@@ -148,7 +172,7 @@ public struct HitchMeter: Sendable {
     /// - Complexity: O(count log count), independent of the run's length.
     public func recentCommitPercentile(_ p: Double, last count: Int) -> Duration {
         var window: [Int64] = []
-        window.reserveCapacity(min(count, recent.count))
+        window.reserveCapacity(min(count, kept.recent.count))
         forEachRecent(count) { window.append($0.commitDuration.nanoseconds) }
         window.sort()
         guard !window.isEmpty else { return .zero }

@@ -142,7 +142,7 @@ import Testing
                     #expect(file.hasSuffix("/Platform.swift") || target.path.hasPrefix("Tests") || target.name == "destinations-bench",
                             "\(file) imports \(module): the C library belongs in its target's Platform.swift")
                 }
-                if module == "CNcursesw" { #expect(file == "Sources/TerminalFront/Curses.swift", "\(file) calls ncurses: only Curses.swift may") }
+                if module == "CNcursesw" { #expect(file == "Sources/TerminalFront/Session/Curses.swift", "\(file) calls ncurses: only Curses.swift may") }
             }
             let platformFiles = Set(imports.filter { $0.module == "Glibc" }.map(\.file))
             #expect(platformFiles.count <= 1 || target.name == "destinations-bench", "\(target.name): \(platformFiles.sorted())")

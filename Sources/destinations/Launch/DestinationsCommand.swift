@@ -63,26 +63,14 @@ struct SchedulerCommand: ParsableCommand {
         """
     )
 
-    @Option(name: .long, help: ArgumentHelp("Display refresh rate in Hz, 24 to 480 (e.g. 60, 120, 59.94).", valueName: "hz"),
-            transform: { text in
-                do { return try RefreshRate(parsing: text) } catch { throw ValidationError("\(error)") }
-            })
-    var refreshRate: RefreshRate = .hz60
-
-    @Option(help: "Prepare upcoming cells in idle frame time.")
-    var prefetch: PrefetchMode = .on
+    /// `--refresh-rate`, `--prefetch`, `--report`, `--trace-file`: declared once, for every loop.
+    @OptionGroup var frame: FrameFlags
 
     @Option(help: ArgumentHelp("Milliseconds of work to prepare one cell (0 to 1000).", valueName: "ms"))
     var cellCost: Double = 12
 
     @Option(help: ArgumentHelp("Stop after this many seconds (required without a terminal).", valueName: "seconds"))
     var duration: Double?
-
-    @Option(help: "Summary printed at the end: text or json.")
-    var report: ReportFormat = .text
-
-    @Option(help: ArgumentHelp("Write the frames as Chrome trace-event JSON (opens in Perfetto).", valueName: "file"))
-    var traceFile: String?
 
     func validate() throws {
         guard cellCost.isFinite, (0...1000).contains(cellCost) else {
@@ -116,12 +104,12 @@ struct RunOptions {
     let traceFile: String?
 
     init(command: SchedulerCommand) {
-        refreshRate = command.refreshRate
-        prefetch = command.prefetch == .on
+        refreshRate = command.frame.refreshRate
+        prefetch = command.frame.prefetch == .on
         cellCost = .milliseconds(command.cellCost)
         duration = command.duration.map { .milliseconds($0 * 1000) }
-        report = command.report
-        traceFile = command.traceFile
+        report = command.frame.report
+        traceFile = command.frame.traceFile
     }
 }
 

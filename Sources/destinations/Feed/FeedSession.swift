@@ -33,15 +33,11 @@ final class FeedSession {
     private(set) var failures = 0
     /// Each page's time from request to parsed page, in ms.
     private(set) var pageLatencies: [Double] = []
+    /// Whether the feed is shown from kept copies, and the probes that find the network again.
+    private var offline = OfflineProbe()
     /// The server could not be reached and the last page came from the disk cache: when
     /// that copy was fetched (seconds since 1970). Cleared by a page from the network.
-    private(set) var offlineSince: Int64?
-    /// While offline: the network is asked again (the first page, through the cache) at
-    /// these times, 2, 4, 8 … 30 s apart; a probe under way posts here when it gets through.
-    private var nextProbe: Duration?
-    private var probes = 0
-    private let probeAnswers = Mailbox<Bool>()
-    private var probing = false
+    var offlineSince: Int64? { offline.since }
 
     /// `showsWait`: in a terminal, the wait for the first page is a status line that `q`
     /// ends (``StartupWait``).
@@ -71,7 +67,7 @@ final class FeedSession {
             firstPage = first
             skippedStatuses = first.page.skipped
             pageLatencies.append(first.latency.milliseconds)
-            offlineSince = first.offlineSince
+            offline.since = first.offlineSince
         } catch {
             end()
             switch error {
@@ -106,7 +102,7 @@ final class FeedSession {
                 pageLatencies.append(arrival.latency.milliseconds)
                 problem = nil
                 loadingSince = nil
-                offlineSince = arrival.offlineSince
+                offline.since = arrival.offlineSince
             case .failed(let error, let retryIn):
                 problem = (error, retryIn.map { now + $0 })
                 loadingSince = nil
@@ -120,26 +116,10 @@ final class FeedSession {
     /// true once when it answered (the network is back: the caller asks again for what was
     /// unavailable). Never waits.
     func probeIfOffline(now: Duration) -> Bool {
-        if let answers = probeAnswers.drainIfAvailable(), let reached = answers.last {
-            probing = false
-            if reached {
-                offlineSince = nil
-                nextProbe = nil
-                probes = 0
-                problem = nil
-                return true
-            }
-        }
-        guard offlineSince != nil, !probing else { return false }
-        guard let at = nextProbe else {
-            nextProbe = now + FeedPager.backoff(attempt: 2)
-            return false
-        }
-        guard now >= at else { return false }
-        probing = true
-        probes += 1
-        nextProbe = now + FeedPager.backoff(attempt: probes + 2)
-        let fetcher = fetcher, url = FeedPager.withLimit(self.url), answers = probeAnswers
+        let probe = offline.next(now: now)
+        if probe == .reached { problem = nil }
+        guard probe == .ask else { return probe == .reached }
+        let fetcher = fetcher, url = FeedPager.withLimit(self.url), answers = offline.answers
         Task.detached(priority: .low) {
             let body = try? await fetcher.fetchCached(url, headers: [("Accept", "application/json")], limit: FeedPager.pageLimit,
                                                       deadline: .seconds(10), authorized: true, offline: true)

@@ -27,11 +27,8 @@ struct GridCommand: ParsableCommand {
         run's report is printed.
         """)
 
-    @Option(name: .long, help: ArgumentHelp("Display refresh rate in Hz, 24 to 480 (default 60): the commit deadline is one period.", valueName: "hz"),
-            transform: { text in
-                do { return try RefreshRate(parsing: text) } catch { throw ValidationError("\(error)") }
-            })
-    var refreshRate: RefreshRate = .hz60
+    /// `--refresh-rate`, `--prefetch`, `--report`, `--trace-file`: declared once, for every loop.
+    @OptionGroup var frame: FrameFlags
 
     @Option(help: ArgumentHelp("Number of posts, 1 to 1000000 (the catalogue repeats, each post a distinct crop). Default 1000, or one per photo with --photos.", valueName: "n"))
     var posts: Int?
@@ -66,9 +63,6 @@ struct GridCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Simulated network latency per image in ms (jitter ±50 %).", valueName: "ms"))
     var latency: Double = 80
 
-    @Option(help: "Prepare upcoming cells in idle frame time.")
-    var prefetch: PrefetchMode = .on
-
     @Option(help: "async: placeholder, prepared off the main thread, reconfigured; sync: full-size decode on the main thread while configuring (the wrong way, for comparison).")
     var images: ImageMode = .async
 
@@ -96,9 +90,6 @@ struct GridCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Seed for the scenario's input and the simulated network.", valueName: "n"))
     var seed: UInt64 = 1
 
-    @Option(help: "Summary printed at the end: text or json.")
-    var report: ReportFormat = .text
-
     @Option(help: ArgumentHelp("Write the summary to this file instead of standard output (a run inside a terminal that closes with it).", valueName: "file"))
     var reportFile: String?
 
@@ -122,9 +113,6 @@ struct GridCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("The time slice the frame loop asks for while it sleeps until a tick, in microseconds (100 to 100000; 0: none), and gives back when it wakes: a short one preempts a busy thread at the tick without cutting the commit short (D-067).", valueName: "us"))
     var wakeSliceUs = GridOptions.defaultWakeSliceMicroseconds
-
-    @Option(help: ArgumentHelp("Write the frames as Chrome trace-event JSON (opens in Perfetto).", valueName: "file"))
-    var traceFile: String?
 
     @Option(help: ArgumentHelp("Write every cell lifecycle call, one per line.", valueName: "file"))
     var traceLifecycle: String?
@@ -160,11 +148,11 @@ struct GridCommand: ParsableCommand {
             throw AppError(description: "standard output is not a terminal: run destinations in a terminal, or pass --scenario NAME for a headless run", status: 2)
         }
         let options = GridOptions(
-            refreshRate: refreshRate, prefetch: prefetch == .on, images: images, cellCost: .milliseconds(cellCost),
+            refreshRate: frame.refreshRate, prefetch: frame.prefetch == .on, images: images, cellCost: .milliseconds(cellCost),
             posts: posts, photos: photos, feed: feed, token: try TokenSource.token(flag: token, file: tokenFile), allowHTTPToken: allowHTTPToken,
             trustCertificate: trustCertificate, latency: .milliseconds(latency), cacheBytes: cacheMb << 20, scenario: scenario,
             duration: duration.map { .milliseconds($0 * 1000) } ?? (scenario != nil ? .seconds(5) : nil),
-            seed: seed, graphics: graphics, thumbnailCache: !noThumbnailCache, traceFrames: traceFile != nil, traceLifecycle: traceLifecycle != nil, stress: stress,
+            seed: seed, graphics: graphics, thumbnailCache: !noThumbnailCache, traceFrames: frame.traceFile != nil, traceLifecycle: traceLifecycle != nil, stress: stress,
             workers: workers ?? AssetLoader.defaultWorkers, workerPriority: workerPriority, hud: hud.map { $0 == .on }, theme: theme,
             outputWriter: outputWriter, frameSlice: frameSliceUs > 0 ? .microseconds(frameSliceUs) : nil,
             wakeSlice: wakeSliceUs > 0 ? .microseconds(wakeSliceUs) : nil,
@@ -173,7 +161,7 @@ struct GridCommand: ParsableCommand {
             fresh: fresh)
         let outcome = try GridLaunch.runInTerminal(options: options, headless: headless)
         try TerminalLoop.checkTerminal(outcome.stop)
-        let summary = report == .json ? outcome.report.json() : outcome.report.text()
+        let summary = frame.report == .json ? outcome.report.json() : outcome.report.text()
         // The summary names files and hosts: terminal-safe wherever it goes (issue 43).
         if let reportFile { try write(summary + "\n", to: reportFile) } else { print(PlainText.cleanLines(summary)) }
         try writeTraces(outcome.app)
@@ -181,7 +169,7 @@ struct GridCommand: ParsableCommand {
     }
 
     private func writeTraces(_ app: GridLoop) throws {
-        if let traceFile {
+        if let traceFile = frame.traceFile {
             try write(ChromeTrace.json(for: app.scheduler.meter.records, refreshRate: app.scheduler.refreshRate), to: traceFile)
         }
         if let traceLifecycle {

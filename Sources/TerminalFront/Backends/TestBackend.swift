@@ -20,10 +20,10 @@ import CoreKit
 public final class TestBackend: TerminalBackend, TerminalImageOutput, TerminalOutputFlow {
     public private(set) var size: (rows: Int, columns: Int)
     public let capability: ColorCapability
-    public let supportsSynchronizedOutput = true
+    public var supportsSynchronizedOutput: Bool { true }
     /// What a test says the terminal answered.
     public var probed = TerminalProbe.Answers()
-    public let isHeadless = false
+    public var isHeadless: Bool { false }
     public var traits: TerminalTraits {
         TerminalTraits(capability: capability, supportsSynchronizedOutput: supportsSynchronizedOutput, probed: probed, isHeadless: isHeadless)
     }
@@ -33,13 +33,15 @@ public final class TestBackend: TerminalBackend, TerminalImageOutput, TerminalOu
     public var outputFlow: any TerminalOutputFlow { self }
     /// What the terminal shows now (blank before the first frame).
     public private(set) var screen: Canvas
-    public private(set) var bytesInLastFrame = 0
+    /// What the frames cost in the byte model, behind the public figures.
+    private var counts = OutputCounts()
+    public var bytesInLastFrame: Int { counts.bytesInLastFrame }
     /// Bytes all frames would have sent.
-    public private(set) var bytesWritten = 0
+    public var bytesWritten: Int { counts.bytesWritten }
     /// Frames presented, and cells written by the last one.
-    public private(set) var framesPresented = 0
+    public var framesPresented: Int { counts.framesPresented }
     /// Cells the last frame wrote (what the diff found changed).
-    public private(set) var cellsWrittenInLastFrame = 0
+    public var cellsWrittenInLastFrame: Int { counts.cellsWrittenInLastFrame }
     public var isHungUp = false
     /// Called as the frame loop waits for its next tick (before it sleeps): a test lets
     /// virtual time pass there without work, as a thread that wakes late would see it.
@@ -49,6 +51,11 @@ public final class TestBackend: TerminalBackend, TerminalImageOutput, TerminalOu
     private var keys: [Key] = []
     /// The presenter's diff, shared with ``CanvasPresenter``.
     private var diff = ScreenDiff()
+    /// The terminal as a consumer with a rate; takes everything at once until
+    /// ``simulateLink(bytesPerSecond:now:)``.
+    private var link = SimulatedLink()
+    /// What the app handed the image output.
+    private var images = RecordedImageOutput()
 
     /// A terminal of `rows` × `columns` showing `capability` colours, blank.
     public init(rows: Int = 48, columns: Int = 160, capability: ColorCapability = .palette256) {
@@ -80,23 +87,16 @@ public final class TestBackend: TerminalBackend, TerminalImageOutput, TerminalOu
     public func suspend() { diff.invalidate() }
 
     /// Every byte sent by ``sendGraphics(_:)``, in order (kitty transmissions, deletions).
-    public private(set) var graphicsOutput: [UInt8] = []
+    public var graphicsOutput: [UInt8] { images.graphicsOutput }
 
     public func sendGraphics(_ bytes: [UInt8]) {
-        graphicsOutput += bytes
-        bytesWritten += bytes.count
+        images.graphicsOutput += bytes
+        counts.bytesWritten += bytes.count
         queueOnLink(bytes.count)
     }
 
     // MARK: The simulated link
 
-    private var link: (bytesPerSecond: Double, now: () -> Duration)?
-    private var linkPending = 0
-    private var linkTaken = 0
-    private var linkTime: Duration = .zero
-    private var pacing = OutputPacing()
-    private var optionalCeiling = Int.max
-    private var pendingMax = 0
     /// Frames not presented because the link had not taken the one before.
     public var coalescedFrames: Int { diff.coalescedFrames }
     /// A frame was coalesced and none presented since.
@@ -104,73 +104,73 @@ public final class TestBackend: TerminalBackend, TerminalImageOutput, TerminalOu
 
     /// From now on the terminal takes `bytesPerSecond`, in the time `now` reads.
     public func simulateLink(bytesPerSecond: Double, now: @escaping () -> Duration) {
-        link = (bytesPerSecond, now)
-        linkTime = now()
+        link.rate = (bytesPerSecond, now)
+        link.time = now()
     }
 
     /// Bytes the simulated terminal has not taken yet.
     public var linkPendingBytes: Int {
         advanceLink()
-        return linkPending
+        return link.pending
     }
 
+    /// Lets the link take what its rate allowed since it last did (the clock is read
+    /// outside the link's mutation: it is the test's).
     private func advanceLink() {
-        guard let link else { return }
-        let time = link.now()
-        guard time > linkTime else { return }
-        let taken = min(linkPending, Int(link.bytesPerSecond * (time - linkTime).milliseconds / 1000))
-        linkPending -= taken
-        linkTaken += taken
-        linkTime = time
+        guard let now = link.rate?.now else { return }
+        let time = now()
+        link.drain(until: time)
     }
 
     private func queueOnLink(_ bytes: Int) {
-        guard link != nil else { return }
+        guard link.rate != nil else { return }
         advanceLink()
-        linkPending += bytes
-        pendingMax = max(pendingMax, linkPending)
+        link.queue(bytes)
     }
 
     public var isOutputBehind: Bool { linkPendingBytes > 0 || hasCoalescedFrame }
 
     public func observeOutput(at time: Duration) -> Bool {
         let behind = linkPendingBytes > 0
-        pacing.observe(at: time, bytesTaken: linkTaken, behind: behind, ceiling: optionalCeiling)
+        link.pacing.observe(at: time, bytesTaken: link.taken, behind: behind, ceiling: link.optionalCeiling)
         return behind
     }
 
-    public func noteOptionalBytesHeldBack() { pacing.noteHeldBack() }
+    public func noteOptionalBytesHeldBack() { link.pacing.noteHeldBack() }
 
     /// Time is the caller's: the link drains as its clock advances.
     public func waitForOutput(until deadline: Duration, now: () -> Duration) { whileWaitingForTick?() }
     public func deliverOutput() {}
 
     public func optionalBytesPerFrame(hertz: Double, ceiling: Int) -> Int {
-        optionalCeiling = ceiling
+        link.optionalCeiling = ceiling
         let pending = linkPendingBytes
-        return pending > 0 ? 0 : pacing.optionalBytesPerFrame(hertz: hertz, ceiling: ceiling, pending: pending)
+        return pending > 0 ? 0 : link.pacing.optionalBytesPerFrame(hertz: hertz, ceiling: ceiling, pending: pending)
     }
 
     public var outputStatistics: OutputStatistics {
         var statistics = OutputStatistics()
         statistics.coalescedFrames = coalescedFrames
-        statistics.pendingBytesMax = pendingMax
-        statistics.drainMedian = pacing.medianRate
-        statistics.drainMinimum = pacing.minimumRate
-        statistics.drainSamples = pacing.sampleCount
+        statistics.pendingBytesMax = link.pendingMax
+        statistics.drainMedian = link.pacing.medianRate
+        statistics.drainMinimum = link.pacing.minimumRate
+        statistics.drainSamples = link.pacing.sampleCount
         return statistics
     }
 
     /// Pixel images kept for pixel cells, by id (what the real presenter would draw).
-    public private(set) var pixelImages: [UInt32: PixelImage] = [:]
+    public var pixelImages: [UInt32: PixelImage] { images.pixelImages }
     /// ``enablePixelImages()`` was called.
-    public private(set) var pixelImagesEnabled = false
-    public var pixelBytesPerFrame = Int.max
+    public var pixelImagesEnabled: Bool { images.pixelImagesEnabled }
+    public var pixelBytesPerFrame: Int {
+        get { images.pixelBytesPerFrame }
+        set { images.pixelBytesPerFrame = newValue }
+    }
     public var hasDeferredPixels: Bool { false }
-    public func enablePixelImages() { pixelImagesEnabled = true }
+    public func enablePixelImages() { images.pixelImagesEnabled = true }
     public func updatePixelImages(defined: [PixelImage], forgotten: [UInt32]) {
-        for image in defined { pixelImages[image.id] = image }
-        for id in forgotten { pixelImages[id] = nil }
+        for image in defined { images.pixelImages[image.id] = image }
+        for id in forgotten { images.pixelImages[id] = nil }
     }
 
     /// Never sleeps (time is the caller's clock): true when keys are queued.
@@ -179,10 +179,10 @@ public final class TestBackend: TerminalBackend, TerminalImageOutput, TerminalOu
     /// Emits the shared diff's plan (``ScreenDiff``, as ``CanvasPresenter`` does) into
     /// ``screen`` and the byte model; decides nothing of its own.
     public func present(_ canvas: Canvas, scrolled hint: (rows: Range<Int>, by: Int)?) {
-        if link != nil, linkPendingBytes > 0 {
+        if link.rate != nil, linkPendingBytes > 0 {
             diff.coalesce(hint)
-            bytesInLastFrame = 0
-            cellsWrittenInLastFrame = 0
+            counts.bytesInLastFrame = 0
+            counts.cellsWrittenInLastFrame = 0
             return
         }
         let plan = diff.begin(canvas, scrolled: hint)
@@ -204,27 +204,27 @@ public final class TestBackend: TerminalBackend, TerminalImageOutput, TerminalOu
         }
         if !diff.finish(canvas, plan: plan, cellsSent: written) { bytes = 0 }  // nothing sent at all
         screen.assign(diff.shown)
-        framesPresented += 1
-        cellsWrittenInLastFrame = written
-        bytesInLastFrame = bytes
-        bytesWritten += bytes
+        counts.framesPresented += 1
+        counts.cellsWrittenInLastFrame = written
+        counts.bytesInLastFrame = bytes
+        counts.bytesWritten += bytes
         queueOnLink(bytes)
     }
 
     public func invalidate() { diff.invalidate() }
 
     public func measureFullPaint(_ canvas: Canvas) -> Int {
-        let total = bytesWritten, last = bytesInLastFrame, cells = cellsWrittenInLastFrame
+        let total = counts.bytesWritten, last = counts.bytesInLastFrame, cells = counts.cellsWrittenInLastFrame
         diff.invalidate()
-        let savedLink = link
-        link = nil
+        let savedRate = link.rate
+        link.rate = nil
         present(canvas, scrolled: nil)
-        link = savedLink
-        let bytes = bytesInLastFrame
-        bytesWritten = total
-        bytesInLastFrame = last
-        cellsWrittenInLastFrame = cells
-        framesPresented -= 1
+        link.rate = savedRate
+        let bytes = counts.bytesInLastFrame
+        counts.bytesWritten = total
+        counts.bytesInLastFrame = last
+        counts.cellsWrittenInLastFrame = cells
+        counts.framesPresented -= 1
         return bytes
     }
 
@@ -249,5 +249,66 @@ public final class TestBackend: TerminalBackend, TerminalImageOutput, TerminalOu
         if style.reverse { bytes += 2 }
         if style.underline { bytes += 2 }
         return bytes
+    }
+}
+
+extension TestBackend {
+    /// The byte model's figures, as the public counters report them.
+    struct OutputCounts {
+        /// Bytes the last frame would have sent.
+        var bytesInLastFrame = 0
+        /// Bytes all frames (and graphics between them) would have sent.
+        var bytesWritten = 0
+        /// Frames presented.
+        var framesPresented = 0
+        /// Cells the last frame wrote.
+        var cellsWrittenInLastFrame = 0
+    }
+
+    /// The terminal as a consumer with a rate, in the test's time: what it was sent and
+    /// has not taken, and the pacing measured from what it took.
+    struct SimulatedLink {
+        /// Bytes it takes a second, and the clock they are taken by; nil: it takes every
+        /// byte at once (the default, and while a full paint is measured).
+        var rate: (bytesPerSecond: Double, now: () -> Duration)?
+        /// Bytes sent and not yet taken.
+        var pending = 0
+        /// Bytes taken so far: what the pacing measures the rate by.
+        var taken = 0
+        /// When it last took bytes.
+        var time: Duration = .zero
+        /// The measured rate and the optional-byte budget planned from it.
+        var pacing = OutputPacing()
+        /// The ceiling the last budget was asked under.
+        var optionalCeiling = Int.max
+        /// The most bytes pending at once.
+        var pendingMax = 0
+
+        /// Takes what the rate allows between its last take and `now`.
+        mutating func drain(until now: Duration) {
+            guard let rate, now > time else { return }
+            let taken = min(pending, Int(rate.bytesPerSecond * (now - time).milliseconds / 1000))
+            pending -= taken
+            self.taken += taken
+            time = now
+        }
+
+        /// Sends it `bytes` more.
+        mutating func queue(_ bytes: Int) {
+            pending += bytes
+            pendingMax = max(pendingMax, pending)
+        }
+    }
+
+    /// What the app handed the image output, kept for a test to read (nothing is drawn).
+    struct RecordedImageOutput {
+        /// Every byte sent by ``TestBackend/sendGraphics(_:)``, in order.
+        var graphicsOutput: [UInt8] = []
+        /// Pixel images kept for pixel cells, by id.
+        var pixelImages: [UInt32: PixelImage] = [:]
+        /// ``TestBackend/enablePixelImages()`` was called.
+        var pixelImagesEnabled = false
+        /// The pixel budget the app set for a frame.
+        var pixelBytesPerFrame = Int.max
     }
 }

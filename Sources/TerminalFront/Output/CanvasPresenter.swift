@@ -19,31 +19,26 @@ public final class CanvasPresenter {
     public let capability: ColorCapability
     /// What the terminal shows, and the frame's diff against it (shared with ``TestBackend``).
     private var diff = ScreenDiff()
-    private var pairs: [PairKey: (number: Int32, lastUse: Int)] = [:]
-    private var freePairs: [Int32] = []
-    private var nextPair: Int32 = 1
-    private let pairLimit: Int32
-    private var frame = 0
+    /// The colour pairs given out, and the frame count that ages them.
+    private var colorPairs: ColorPairs
     /// The canvas being presented (for the pairs it needs kept), nil between frames.
     private var presenting: Canvas?
-    /// The frame in which a round found no pair to free: no other round is tried in it.
-    private var fruitlessRound = -1
-    /// Cells this frame drew in a nearby pair (none of their own was free), recorded as not shown.
-    private var approximated: [(x: Int, y: Int, cell: Cell)] = []
+    /// What the frames wrote, behind the public figures.
+    private var counts = OutputCounts()
     /// Pairs recycled so far.
-    public private(set) var recycledPairs = 0
+    public var recycledPairs: Int { colorPairs.recycled }
     /// Times the pairs ran out; each frees up to half of them, among those no cell on screen shows.
-    public private(set) var pairRecyclingRounds = 0
+    public var pairRecyclingRounds: Int { colorPairs.rounds }
     /// Cells drawn in the nearest defined pair because every pair was on screen (more
     /// colour combinations than the terminal has pairs); each is written again in the next
     /// frame, in its own pair if one is free by then.
-    public private(set) var approximatedCells = 0
+    public var approximatedCells: Int { colorPairs.approximatedCells }
     /// Cells written in the last frame.
-    public private(set) var cellsWritten = 0
+    public var cellsWritten: Int { counts.cellsWritten }
     /// Bytes the last frame handed to the terminal.
-    public private(set) var bytesInLastFrame = 0
+    public var bytesInLastFrame: Int { counts.bytesInLastFrame }
     /// Bytes handed to the terminal by all frames so far.
-    public private(set) var bytesWritten = 0
+    public var bytesWritten: Int { counts.bytesWritten }
     /// Frames not sent because the terminal had not taken the one before (their changes
     /// went out with the next frame sent).
     public var coalescedFrames: Int { diff.coalescedFrames }
@@ -61,18 +56,13 @@ public final class CanvasPresenter {
     private var pixels: PixelImagePainter?
     private static let beginSynchronized = Array("\u{1B}[?2026h".utf8), endSynchronized = Array("\u{1B}[?2026l".utf8)
 
-    struct PairKey: Hashable {
-        let foreground: Int32
-        let background: Int32
-    }
-
     /// A presenter for a started `session`.
     public init(session: TerminalSession) {
         capability = session.capability
         synchronized = session.supportsSynchronizedOutput
         writer = session.writer
         capture = session.capture
-        pairLimit = capability == .none ? 1 : Curses.colorPairLimit
+        colorPairs = ColorPairs(limit: capability == .none ? 1 : Curses.colorPairLimit)
     }
 
     /// Forgets what is on screen (after a resize or a redraw request): the next frame
@@ -124,10 +114,10 @@ public final class CanvasPresenter {
         writer.pump()
         if writer.isBehind && !evenIfBehind {
             diff.coalesce(hint)
-            bytesInLastFrame = 0
+            counts.bytesInLastFrame = 0
             return
         }
-        frame += 1
+        colorPairs.frame += 1
         presenting = canvas
         defer { presenting = nil }
         let plan = diff.begin(canvas, scrolled: hint)
@@ -167,14 +157,14 @@ public final class CanvasPresenter {
                 }
             }
         }
-        cellsWritten = written
+        counts.cellsWritten = written
         // Where a pixel cell shows its fallback, the screen holds the fallback.
         // Where a cell was drawn in a nearby pair, the screen holds something else: the next
         // frame writes it again, in its own pair if one is free by then.
-        let sends = diff.finish(canvas, plan: plan, cellsSent: written, showing: (pixels?.fallbackShown ?? []) + approximated)
-        approximated.removeAll(keepingCapacity: true)
+        let sends = diff.finish(canvas, plan: plan, cellsSent: written, showing: (pixels?.fallbackShown ?? []) + colorPairs.approximated)
+        colorPairs.approximated.removeAll(keepingCapacity: true)
         guard sends || pixels?.hasLingeringDeletions == true else {
-            bytesInLastFrame = 0
+            counts.bytesInLastFrame = 0
             return
         }
         Curses.stage()
@@ -194,8 +184,9 @@ public final class CanvasPresenter {
         if synchronized { frameBytes += Self.endSynchronized }
         // Queued, not written: the frame loop writes it right after the commit.
         if sending { writer.queue(frameBytes) }
-        bytesInLastFrame = frameBytes.count
-        bytesWritten += bytesInLastFrame
+        let sent = frameBytes.count
+        counts.bytesInLastFrame = sent
+        counts.bytesWritten += sent
     }
 
     /// The bytes a whole paint of `canvas` from a clear screen takes (not added to
@@ -203,14 +194,14 @@ public final class CanvasPresenter {
     /// at the end of a run over a slow link a full paint would hold `q` — so the next frame,
     /// if any, repaints everything.
     public func measureFullPaint(_ canvas: Canvas) -> Int {
-        let total = bytesWritten
+        let total = counts.bytesWritten
         diff.invalidate()
         Curses.repaintAllAtNextUpdate()
         present(canvas, scrolled: nil, evenIfBehind: true, sending: false)
-        bytesWritten = total
+        counts.bytesWritten = total
         diff.invalidate()
         Curses.repaintAllAtNextUpdate()
-        return bytesInLastFrame
+        return counts.bytesInLastFrame
     }
 
     /// Hands escape sequences that are not cells (kitty image transmissions) to the
@@ -218,12 +209,12 @@ public final class CanvasPresenter {
     public func sendGraphics(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
         writer.enqueue(bytes)
-        bytesWritten += bytes.count
+        counts.bytesWritten += bytes.count
     }
 
     /// The terminal's colour numbers for a cell's colours: what a pair is defined by.
-    private func pairKey(_ foreground: Color, _ background: Color) -> PairKey {
-        PairKey(foreground: capability.number(for: foreground), background: capability.number(for: background))
+    private func pairKey(_ foreground: Color, _ background: Color) -> ColorPairs.Key {
+        ColorPairs.Key(foreground: capability.number(for: foreground), background: capability.number(for: background))
     }
 
     /// Puts `cell` into ncurses' window in its colour pair, noting it when only a nearby
@@ -231,7 +222,7 @@ public final class CanvasPresenter {
     private func put(_ cell: Cell, x: Int, y: Int) {
         let (pair, exact) = pairNumber(for: cell.style)
         Curses.put(cell, x: x, y: y, pair: pair)
-        if !exact { approximated.append((x, y, Self.notShown)) }
+        if !exact { colorPairs.approximated.append((x, y, Self.notShown)) }
     }
 
     /// What the kept screen records for a cell shown in a nearby pair: equal to no cell of
@@ -242,24 +233,21 @@ public final class CanvasPresenter {
         guard capability != .none else { return (0, true) }
         let key = pairKey(style.foreground, style.background)
         if key.foreground == -1 && key.background == -1 { return (0, true) }
-        if let existing = pairs[key] {
-            pairs[key]?.lastUse = frame
-            return (existing.number, true)
-        }
+        if let existing = colorPairs.use(key) { return (existing, true) }
         let number: Int32
-        if nextPair < pairLimit {
-            number = nextPair
-            nextPair += 1
+        if colorPairs.next < colorPairs.limit {
+            number = colorPairs.next
+            colorPairs.next += 1
         } else {
-            if freePairs.isEmpty { freePairsNotOnScreen() }
-            guard let free = freePairs.popLast() else {
-                approximatedCells += 1
-                return (nearestPair(to: key), false)
+            if colorPairs.free.isEmpty { freePairsNotOnScreen() }
+            guard let free = colorPairs.free.popLast() else {
+                colorPairs.approximatedCells += 1
+                return (colorPairs.nearest(to: key, capability: capability), false)
             }
             number = free
         }
         Curses.definePair(number, foreground: key.foreground, background: key.background)
-        pairs[key] = (number, frame)
+        colorPairs.define(key, as: number)
         return (number, true)
     }
 
@@ -278,8 +266,8 @@ public final class CanvasPresenter {
     /// second (D-042).
     /// - Complexity: O(cells + pairs log pairs), once per round.
     private func freePairsNotOnScreen() {
-        guard fruitlessRound != frame else { return }
-        var shown = Set<PairKey>()
+        guard colorPairs.fruitlessRound != colorPairs.frame else { return }
+        var shown = Set<ColorPairs.Key>()
         var last: (foreground: Color, background: Color)?
         func note(_ cell: Cell) {
             let colours = (cell.style.foreground, cell.style.background)
@@ -302,36 +290,18 @@ public final class CanvasPresenter {
                 }
             }
         }
-        let candidates = pairs.filter { $0.value.lastUse < frame && !shown.contains($0.key) }.sorted { $0.value.lastUse < $1.value.lastUse }
-        let freed = candidates.prefix(max(1, pairs.count / 2))
-        for (key, entry) in freed {
-            pairs[key] = nil
-            freePairs.append(entry.number)
-        }
-        recycledPairs += freed.count
-        pairRecyclingRounds += 1
-        if freed.isEmpty { fruitlessRound = frame }
+        colorPairs.recycle(keeping: shown)
     }
+}
 
-    /// More colour combinations on screen than the terminal has pairs (an 8- or 16-colour
-    /// terminal showing symbol mosaics): the cell is drawn in the defined pair nearest to
-    /// its colours — a mosaic cell a shade off, rather than another cell on screen in
-    /// someone else's colours.
-    private func nearestPair(to key: PairKey) -> Int32 {
-        func rgb(_ number: Int32) -> UInt32 { capability == .direct ? UInt32(number) : ColorCapability.rgbOfXterm(Int(number) & 0xFF) }
-        func distance(_ a: Int32, _ b: Int32) -> Int {
-            if a == b { return 0 }
-            if a < 0 || b < 0 { return 3 * 255 * 255 + 1 }  // the default colour is unknown: as far as can be
-            let x = rgb(a), y = rgb(b)
-            let dr = Int(x >> 16) - Int(y >> 16), dg = Int(x >> 8 & 0xFF) - Int(y >> 8 & 0xFF), db = Int(x & 0xFF) - Int(y & 0xFF)
-            return dr * dr + dg * dg + db * db
-        }
-        var best: (key: PairKey?, number: Int32, cost: Int) = (nil, 0, distance(key.foreground, -1) + distance(key.background, -1))
-        for (candidate, entry) in pairs {
-            let cost = distance(key.foreground, candidate.foreground) + distance(key.background, candidate.background)
-            if cost < best.cost { best = (candidate, entry.number, cost) }
-        }
-        if let chosen = best.key { pairs[chosen]?.lastUse = frame }
-        return best.number
+extension CanvasPresenter {
+    /// The figures the frames add up to, as the public counters report them.
+    struct OutputCounts {
+        /// Cells written in the last frame.
+        var cellsWritten = 0
+        /// Bytes the last frame handed to the terminal.
+        var bytesInLastFrame = 0
+        /// Bytes handed to the terminal by all frames so far (graphics between them included).
+        var bytesWritten = 0
     }
 }
