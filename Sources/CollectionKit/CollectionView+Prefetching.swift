@@ -9,12 +9,12 @@ extension CollectionView {
 
     /// Asks for the index paths entering the preload range in one batch, nearest first, and
     /// cancels those that left it (a reversal) before they were shown, in one batch.
-    func updatePrefetching(top: Int) {
+    func updatePrefetching(top: Int, visiblePaths: [ItemPath]) {
         guard let prefetchDataSource = observers.prefetchDataSource else { return }
         let range = lookahead.hasScrolled
             ? rowRange(leading: ranges.preloadLeading, trailing: ranges.preloadTrailing, top: top)
             : rowRange(leading: ranges.initialPreloadLeading, trailing: 0, top: top)
-        let visible = Set(layout.indexPaths(inRows: top, top + viewport.height))
+        let visible = Set(visiblePaths)
         let wanted = layout.indexPaths(inRows: range.lowerBound, range.upperBound).filter { !visible.contains($0) }
         let wantedSet = Set(wanted)
         lookahead.shown.formUnion(visible)

@@ -267,7 +267,7 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
                 cells.live[item] = nil
             }
         }
-        updatePrefetching(top: top)
+        updatePrefetching(top: top, visiblePaths: visiblePaths)
         draw(into: &canvas, top: top, visible: visiblePaths, time: time, selection: selection)
     }
 

@@ -67,7 +67,8 @@ public final class NcursesBackend: TerminalBackend, TerminalImageOutput, Termina
 
     public func optionalBytesPerFrame(hertz: Double, ceiling: Int) -> Int {
         optionalCeiling = ceiling
-        return writer.isBehind ? 0 : pacing.optionalBytesPerFrame(hertz: hertz, ceiling: ceiling, pending: writer.pendingBytes)
+        // Not behind: nothing is pending.
+        return writer.isBehind ? 0 : pacing.optionalBytesPerFrame(hertz: hertz, ceiling: ceiling, pending: 0)
     }
 
     public var outputStatistics: OutputStatistics {

@@ -42,6 +42,10 @@ public struct OutputPacing: Sendable {
     public private(set) var sampleCount = 0
     /// The slowest interval measured, in bytes per second.
     public private(set) var minimumRate: Double?
+    /// The median of the kept samples, in bytes per second: found when a sample is kept (at
+    /// most every ``shortestSample``, and only while the terminal is behind), not each time
+    /// it is read (the HUD reads the output's figures every frame).
+    public private(set) var medianRate: Double?
     /// The rate budgets are planned from, in bytes per second; nil before the first sample.
     public private(set) var estimate: Double?
     private var last: (time: Duration, taken: Int, behind: Bool)?
@@ -108,6 +112,8 @@ public struct OutputPacing: Sendable {
         }
         sampleCount += 1
         minimumRate = min(minimumRate ?? rate, rate)
+        let sorted = samples.sorted()
+        medianRate = sorted[(sorted.count - 1) / 2]
         estimate = estimate.map { 0.7 * $0 + 0.3 * rate } ?? rate
     }
 
@@ -144,12 +150,6 @@ public struct OutputPacing: Sendable {
         max(pending == 0 ? 1 : 0, Int(rate(ceiling: ceiling) / hertz) - pending)
     }
 
-    /// The median of the kept samples, in bytes per second.
-    public var medianRate: Double? {
-        guard !samples.isEmpty else { return nil }
-        let sorted = samples.sorted()
-        return sorted[(sorted.count - 1) / 2]
-    }
 }
 
 /// The scroll hint of frames the terminal was too slow for, merged: coalesced frames keep

@@ -15,14 +15,16 @@ enum HUDPanel {
         canvas.fill(box, with: Cell(" ", style: panel))
         canvas.box(box, style: theme.panelBorder)
         // Counters only, and percentiles over the last second: never a sort of the whole run.
-        let band: Color = switch meter.band { case .good: theme.good; case .warning: theme.warning; case .critical: theme.critical }
+        // The ratio is summed from the meter's totals: read once, its band from it.
+        let ratio = meter.hitchRatio, band = HitchBand(ratioMillisecondsPerSecond: ratio)
+        let bandColor: Color = switch band { case .good: theme.good; case .warning: theme.warning; case .critical: theme.critical }
         let width = box.width - 4
         var x = box.x + 2
         // A late commit that only waited for a core (D-070) is the machine's, not the app's.
         let waited = meter.commitHitchesFromWaiting > 0 ? " (\(meter.commitHitchesFromWaiting) waited for a core)" : ""
         x += canvas.draw("hitches \(meter.commitHitches) commit\(waited) \(meter.terminalHitches) terminal  ", at: Point(x: x, y: box.y + 1), style: panel)
-        x += canvas.draw("\(fixed(meter.hitchRatio, 2)) ms/s \(meter.band.rawValue)", at: Point(x: x, y: box.y + 1),
-                         style: CellStyle(foreground: band, background: panel.background, bold: true))
+        x += canvas.draw("\(fixed(ratio, 2)) ms/s \(band.rawValue)", at: Point(x: x, y: box.y + 1),
+                         style: CellStyle(foreground: bandColor, background: panel.background, bold: true))
         let recentP99 = meter.recentCommitPercentile(0.99, last: Int(hertz.rounded()))
         canvas.draw("  commit p99 (last second) \(fixed(recentP99.milliseconds, 2)) ms of \(fixed(period.milliseconds, 2)) ms  \(output.bytesInLastFrame) bytes/frame  \(output.coalesced) coalesced",
                     at: Point(x: x, y: box.y + 1), width: box.maxX - 2 - x, style: panel)
@@ -40,18 +42,24 @@ enum HUDPanel {
 /// half a deadline, yellow above, red for a commit hitch, magenta where the terminal had
 /// not taken the frame before (a terminal hitch).
 enum CommitSparkline {
-    static let levels = "▁▂▃▄▅▆▇█".map { String($0) }
+    /// The eight block heights, as scalars: single-width, so a bar is one cell written
+    /// directly (through `Canvas.draw`, each bar measured its text twice, every frame).
+    static let levels: [UInt32] = "▁▂▃▄▅▆▇█".unicodeScalars.map(\.value)
 
     static func draw(_ meter: HitchMeter, width: Int, period: Duration, at origin: Point,
                      background: Color = .default, colors: (fast: Color, slow: Color, hitch: Color) = (.green, .yellow, .red),
                      into canvas: inout Canvas) {
+        guard origin.y >= 0, origin.y < canvas.rows, origin.x >= 0 else { return }
         var offset = 0
         meter.forEachRecent(width) { record in
             defer { offset += 1 }
-            let fraction = min(record.commitDuration / (period * 2), 1)
-            let color: Color = record.isHitch ? colors.hitch : record.terminalBehind ? .magenta : (record.commitDuration > period / 2 ? colors.slow : colors.fast)
+            let x = origin.x + offset
+            guard x < canvas.columns else { return }
+            let commit = record.commitDuration
+            let fraction = min(commit / (period * 2), 1)
+            let color: Color = record.isHitch ? colors.hitch : record.terminalBehind ? .magenta : (commit > period / 2 ? colors.slow : colors.fast)
             let level = levels[min(Int(fraction * Double(levels.count)), levels.count - 1)]
-            canvas.draw(level, at: Point(x: origin.x + offset, y: origin.y), style: CellStyle(foreground: color, background: background))
+            canvas[x, origin.y] = Cell(scalar: level, style: CellStyle(foreground: color, background: background))
         }
     }
 }

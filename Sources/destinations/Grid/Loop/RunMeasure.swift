@@ -53,8 +53,8 @@ struct RunMeasure {
 
     /// At a tick, before anything of the new frame: a rest whose last frame showed every
     /// thumbnail is settled once the terminal has taken everything sent.
-    mutating func noteSettled(at time: Duration, outputBehind: Bool) {
-        guard let start = rest.startedAt, rest.waitingOn == .terminal, !outputBehind else { return }
+    mutating func noteSettled(at time: Duration, outputBehind: @autoclosure () -> Bool) {
+        guard let start = rest.startedAt, rest.waitingOn == .terminal, !outputBehind() else { return }
         stats.settleTimes.append((time - start).milliseconds)
         rest.startedAt = nil
     }

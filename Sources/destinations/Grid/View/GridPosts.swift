@@ -106,8 +106,7 @@ struct ShownPosts: GridContents {
     let catalogue: Catalogue
     var count: Int { source.numberOfItems }
     func index(of id: Int) -> Int? { source.indexPath(for: id)?.item }
-    func identifier(at index: Int) -> Int? {
-        index >= 0 && index < count ? source.itemIdentifier(for: ItemPath(item: index, section: 0)) : nil
-    }
+    /// The data source answers nil outside the order shown.
+    func identifier(at index: Int) -> Int? { source.itemIdentifier(for: ItemPath(item: index, section: 0)) }
     func isFavourited(_ id: Int) -> Bool { catalogue.isFavourited(ofPost: id - 1) }
 }

@@ -22,7 +22,8 @@ extension GridView {
     /// Images the cells about to be shown name go to the terminal before the cells do.
     func handImages(to terminal: any TerminalBackend) {
         let shown = store.output.keepsImagesByID ? shownGraphicIDs : []
-        terminal.sendGraphics(store.takeTerminalOutput(keeping: shown))
+        let escapes = store.takeTerminalOutput(keeping: shown)
+        if !escapes.isEmpty { terminal.sendGraphics(escapes) }
         guard store.output.drawsPixelCells else { return }
         let (defined, forgotten) = store.takePixelImageChanges(keeping: shown)
         if !defined.isEmpty || !forgotten.isEmpty { terminal.updatePixelImages(defined: defined, forgotten: forgotten) }

@@ -75,10 +75,8 @@ final class GridView {
     static let flingSpeed = 400.0
 
     /// Carries out what an update asked of the grid as drawn; the rest (the terminal, the
-    /// feed, the scheduler, what lasts) is the loop's. Returns false for an effect that is
-    /// not the view's.
-    @discardableResult
-    func perform(_ effect: GridEffect, at time: Duration) -> Bool {
+    /// feed, the scheduler, what lasts) is the loop's, which hands the view the others.
+    func perform(_ effect: GridEffect, at time: Duration) {
         switch effect {
         case .requery: requery()
         case .requeryQuietly: requery(animated: false)
@@ -95,9 +93,8 @@ final class GridView {
         case .reconfigure(let ids): posts.source.reconfigureItems(ids)
         case .openDetail(let id): openDetail(id)
         case .closeDetail: closeDetail()
-        case .relayout, .repaint, .liked, .idleWork, .refreshRate: return false
+        case .relayout, .repaint, .liked, .idleWork, .refreshRate: assertionFailure("\(effect) is the loop's")
         }
-        return true
     }
 
     /// Scrolls post `id` into view (the selection moved to it).
