@@ -26,7 +26,8 @@ public enum FeedPagerEvent: Sendable {
     case failed(FetchError, retryIn: Duration?)
 }
 
-/// The pages of a feed: the first `GET URL?limit=40`, then each `Link rel="next"`.
+/// The pages of a feed, in the feed's dialect (`FeedDialect`, FeedFormat: for Mastodon the
+/// first `GET URL?limit=40`, then each `Link rel="next"`).
 ///
 /// Paging is data prefetch: the frame loop calls ``loadMore()`` when fewer than two screens
 /// of posts remain below the viewport (or the person presses `G`); one request at a time,
@@ -35,7 +36,6 @@ public enum FeedPagerEvent: Sendable {
 /// source in a later frame. A failed page is asked again after 1, 2, 4 … 30 s (a 4xx that
 /// is not 408/429 is not: the header says why and `G` tries again).
 public final class FeedPager: Sendable {
-    public static let pageSize = 40
     /// The largest page body read (80 statuses of Mastodon are about 400 KB).
     public static let pageLimit = 8 << 20
     public static let pageDeadline: Duration = .seconds(30)
@@ -48,6 +48,10 @@ public final class FeedPager: Sendable {
     public static let placeholderSize = (width: 8, height: 6)
 
     public let events: Mailbox<FeedPagerEvent>
+    /// What the server's pages look like.
+    public let dialect: any FeedDialect
+    /// The first page's URL (the feed's, as the dialect asks for it).
+    public let firstPageURL: String
     private let fetcher: HTTPFetcher
     private let state: Lock<State>
 
@@ -68,11 +72,14 @@ public final class FeedPager: Sendable {
         var heldUntilAsked = false
     }
 
-    /// A pager whose first page is `url` (its `limit` set to ``pageSize`` unless it has one).
-    public init(url: String, fetcher: HTTPFetcher, wake: WakeSignal?) {
+    /// A pager of the feed at `url`, in `dialect` (by default the one that recognises it).
+    public init(url: String, fetcher: HTTPFetcher, wake: WakeSignal?, dialect: (any FeedDialect)? = nil) {
         self.fetcher = fetcher
+        let dialect = dialect ?? FeedDialects.forFeed(url)
+        self.dialect = dialect
+        firstPageURL = dialect.firstPage(of: url)
         events = Mailbox(wake: wake)
-        state = Lock(State(next: Self.withLimit(url)))
+        state = Lock(State(next: firstPageURL))
     }
 
     /// Pages received so far.
@@ -137,7 +144,7 @@ public final class FeedPager: Sendable {
             // after 0.5 and 1 s, before the start gives up.
             for attempt in 1...Self.firstPageAttempts {
                 do throws(FetchError) {
-                    let arrival = try await Self.page(url, fetcher: fetcher)
+                    let arrival = try await Self.page(url, fetcher: fetcher, dialect: dialect)
                     result.withLock { $0 = .success(arrival) }
                     break
                 } catch {
@@ -188,7 +195,7 @@ public final class FeedPager: Sendable {
     private func fetchPage(_ url: String) async {
         while !Task.isCancelled {
             do throws(FetchError) {
-                let arrival = try await Self.page(url, fetcher: fetcher)
+                let arrival = try await Self.page(url, fetcher: fetcher, dialect: dialect)
                 accept(arrival, from: url)
                 events.post(.arrived(arrival))
                 return
@@ -221,12 +228,12 @@ public final class FeedPager: Sendable {
         RetryPolicy.pages.ceiling(afterFailures: attempt)
     }
 
-    static func page(_ url: String, fetcher: HTTPFetcher) async throws(FetchError) -> FeedPageArrival {
+    static func page(_ url: String, fetcher: HTTPFetcher, dialect: any FeedDialect) async throws(FetchError) -> FeedPageArrival {
         let started = ContinuousClock.now
-        let body = try await fetcher.fetchCached(url, headers: [("Accept", "application/json")], limit: pageLimit, deadline: pageDeadline,
+        let body = try await fetcher.fetchCached(url, headers: dialect.pageHeaders, limit: pageLimit, deadline: pageDeadline,
                                                  authorized: true, offline: true)
         var page: TimelinePage
-        do { page = try TimelinePage.parse(body.bytes, link: body.header("Link")) } catch { throw .notATimeline(error) }
+        do { page = try dialect.parsePage(body.bytes, link: body.header("Link")) } catch { throw .notATimeline(error) }
         // A relative target is resolved against the response's own URL, after redirects (RFC
         // 8288 § 3.2; RFC 3986 § 5); one that is not http(s) then ends paging.
         page.next = page.next.flatMap { WebTarget.resolve($0, against: body.url) }
@@ -238,14 +245,5 @@ public final class FeedPager: Sendable {
         }
         return FeedPageArrival(page: page, placeholders: placeholders, latency: ContinuousClock.now - started, bodyBytes: body.bytes.count,
                                offlineSince: body.offlineSince, fetchedAt: body.fetchedAt)
-    }
-
-    /// `url` with `limit=40` added when it names no limit.
-    public static func withLimit(_ url: String) -> String {
-        guard var components = URLComponents(string: url) else { return url }
-        var items = components.queryItems ?? []
-        if !items.contains(where: { $0.name == "limit" }) { items.append(URLQueryItem(name: "limit", value: String(pageSize))) }
-        components.queryItems = items
-        return components.string ?? url
     }
 }

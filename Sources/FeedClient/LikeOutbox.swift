@@ -15,8 +15,9 @@ public enum LikeOutboxEvent: Sendable {
     case rolledBack(StateStore.OutboxEntry, FetchError, likedNow: Bool?)
 }
 
-/// Sends the likes of a feed's outbox to its server, one at a time, oldest first, each
-/// `POST …/api/v1/statuses/:id/favourite` (or `/unfavourite`) with the entry's
+/// Sends the likes of a feed's outbox to its server, one at a time, oldest first, each as
+/// the feed's dialect asks (Mastodon's: `POST …/api/v1/statuses/:id/favourite` or
+/// `/unfavourite`, `FeedDialect`), with the entry's
 /// `Idempotency-Key` — the key made when the person pressed `L`, so a send repeated after a
 /// lost answer or a kill is not acted on twice.
 ///
@@ -34,7 +35,7 @@ public final class LikeOutbox: Sendable {
     private let store: StateStore
     private let fetcher: HTTPFetcher
     private let scope: String
-    private let statusesURL: String
+    private let dialect: any FeedDialect
     private let backoff: @Sendable (Int) -> Duration
     private let state = Lock<State>(State())
 
@@ -47,14 +48,14 @@ public final class LikeOutbox: Sendable {
         var handling = false
     }
 
-    /// An outbox for the feed at `feedURL` (its scope in `store`); statuses are at the same
-    /// origin's `/api/v1/statuses/`. `backoff`: the wait before try *n* + 1 (tests shorten it).
-    public init(feedURL: String, store: StateStore, fetcher: HTTPFetcher, wake: WakeSignal?,
+    /// An outbox for the feed at `feedURL` (its scope in `store`), in `dialect` (by default
+    /// the one that recognises it). `backoff`: the wait before try *n* + 1 (tests shorten it).
+    public init(feedURL: String, store: StateStore, fetcher: HTTPFetcher, wake: WakeSignal?, dialect: (any FeedDialect)? = nil,
                 backoff: @escaping @Sendable (Int) -> Duration = { RetryPolicy.pages.delay(afterFailures: $0) }) {
         self.store = store
         self.fetcher = fetcher
         scope = feedURL
-        statusesURL = Self.statusesURL(feedURL: feedURL)
+        self.dialect = dialect ?? FeedDialects.forFeed(feedURL)
         self.backoff = backoff
         events = Mailbox(wake: wake)
     }
@@ -131,26 +132,13 @@ public final class LikeOutbox: Sendable {
     }
 
     private func send(_ entry: StateStore.OutboxEntry) async throws(FetchError) {
-        guard let id = entry.post.addingPercentEncoding(withAllowedCharacters: .alphanumerics) else { throw .badURL(entry.post) }
-        let url = statusesURL + id + (entry.favourite ? "/favourite" : "/unfavourite")
-        let answer = try await fetcher.fetch(url, method: .post, headers: [("Idempotency-Key", entry.idempotencyKey), ("Accept", "application/json")],
+        guard let request = dialect.likeRequest(statusID: entry.post, liked: entry.favourite, feedURL: scope) else { throw .badURL(entry.post) }
+        let answer = try await fetcher.fetch(request.url, method: request.method == "GET" ? .get : .post, headers: [("Idempotency-Key", entry.idempotencyKey), ("Accept", "application/json")],
                                              limit: 1 << 20, deadline: Self.sendDeadline, authorized: true, failFast: true)
         // Sent means the server answered with the status, liked or not as asked: a 200 with
         // anything else (a web page, garbage, the other state) is not a like taken (issue 43).
-        guard FavouriteAnswer.favourited(in: answer.bytes) == entry.favourite else {
+        guard dialect.likeAnswer(answer.bytes) == entry.favourite else {
             throw .unexpectedAnswer(entry.favourite ? "the status, favourited" : "the status, not favourited")
         }
-    }
-
-    /// `https://host/api/v1/statuses/` for a timeline at `https://host/…/api/v1/timelines/…`
-    /// (a server under a path prefix keeps it), else the origin's `/api/v1/statuses/`.
-    public static func statusesURL(feedURL: String) -> String {
-        guard var components = URLComponents(string: feedURL) else { return feedURL }
-        let path = components.path
-        let prefix = path.range(of: "/api/v1/").map { String(path[..<$0.lowerBound]) } ?? ""
-        components.path = prefix + "/api/v1/statuses/"
-        components.query = nil
-        components.fragment = nil
-        return components.string ?? feedURL
     }
 }

@@ -1,4 +1,5 @@
 import FeedClient
+import FeedFormat
 import FeedServer
 import Foundation
 import SavedState
@@ -140,8 +141,8 @@ import Testing
     }
 
     @Test func statusesLiveBesideTheTimeline() {
-        #expect(LikeOutbox.statusesURL(feedURL: "https://h.example/api/v1/timelines/public?limit=40") == "https://h.example/api/v1/statuses/")
-        #expect(LikeOutbox.statusesURL(feedURL: "http://127.0.0.1:8080/prefix/api/v1/timelines/tag/x") == "http://127.0.0.1:8080/prefix/api/v1/statuses/")
-        #expect(LikeOutbox.statusesURL(feedURL: "http://127.0.0.1:8080/_hostile/escapes") == "http://127.0.0.1:8080/api/v1/statuses/")
+        #expect(MastodonDialect.statusesURL(feedURL: "https://h.example/api/v1/timelines/public?limit=40") == "https://h.example/api/v1/statuses/")
+        #expect(MastodonDialect.statusesURL(feedURL: "http://127.0.0.1:8080/prefix/api/v1/timelines/tag/x") == "http://127.0.0.1:8080/prefix/api/v1/statuses/")
+        #expect(MastodonDialect.statusesURL(feedURL: "http://127.0.0.1:8080/_hostile/escapes") == "http://127.0.0.1:8080/api/v1/statuses/")
     }
 }

@@ -119,9 +119,9 @@ final class FeedSession {
         let probe = offline.next(now: now)
         if probe == .reached { problem = nil }
         guard probe == .ask else { return probe == .reached }
-        let fetcher = fetcher, url = FeedPager.withLimit(self.url), answers = offline.answers
+        let fetcher = fetcher, url = pager.firstPageURL, headers = pager.dialect.pageHeaders, answers = offline.answers
         Task.detached(priority: .low) {
-            let body = try? await fetcher.fetchCached(url, headers: [("Accept", "application/json")], limit: FeedPager.pageLimit,
+            let body = try? await fetcher.fetchCached(url, headers: headers, limit: FeedPager.pageLimit,
                                                       deadline: .seconds(10), authorized: true, offline: true)
             answers.post(body != nil && body?.offlineSince == nil)
         }
