@@ -34,8 +34,9 @@ extension AssetStore {
             for id in terminal.imagesToDelete where !shown.contains(id) { forgotten.append(id) }
             terminal.imagesToDelete.subtract(forgotten)
             // Placed kitty images leave the terminal too, once the presenter has forgotten them
-            // (with the next terminal output).
-            if case .kittyPlacement = output { for id in forgotten { terminal.escapes += KittyGraphics.deletion(id: id) } }
+            // (with the next terminal output); the other protocols' deletion is nothing.
+            let graphics = output.graphics
+            for id in forgotten { terminal.escapes += graphics.deletion(of: id) }
         }
         defer { terminal.pixelImagesDefined.removeAll(keepingCapacity: true) }
         return (terminal.pixelImagesDefined, forgotten)
@@ -46,9 +47,12 @@ extension AssetStore {
     /// `shown` (the ids the cells still show; theirs wait). The frame writes them before
     /// its cells.
     public func takeTerminalOutput(keeping shown: Set<UInt32> = []) -> [UInt8] {
-        if case .kitty(_, let throughTmux) = output, !terminal.imagesToDelete.isEmpty {
+        // Images the terminal keeps and no presenter draws (kitty's placeholders) are
+        // deleted here; those the presenter draws, once it has forgotten them (above).
+        if output.isKitty, !output.drawsPixelCells, !terminal.imagesToDelete.isEmpty {
+            let graphics = output.graphics
             for id in terminal.imagesToDelete where !shown.contains(id) {
-                terminal.escapes += KittyGraphics.deletion(id: id, throughTmux: throughTmux)
+                terminal.escapes += graphics.deletion(of: id)
                 terminal.imagesToDelete.remove(id)
             }
         }

@@ -13,6 +13,8 @@ public final class ImagePreparer {
     public let thumbnails: ThumbnailCache?
     /// What it makes: symbols, or pixels for a graphics protocol.
     public let output: ImageOutput
+    /// The protocol's implementation (``ImageOutput/graphics``), looked up once.
+    private let graphics: any TerminalGraphics
     private let jpeg = JPEGDecoder()
     private let converter: CellConverter
     /// For ``ImageOutput/truecolorSymbols``: mosaics in 24-bit colour whatever `colorMode` is.
@@ -29,17 +31,12 @@ public final class ImagePreparer {
         self.colorMode = colorMode
         self.thumbnails = thumbnails
         self.output = output
+        graphics = output.graphics
         converter = CellConverter(colorMode: colorMode)
     }
 
     /// Pixels one cell stands for: what chafa samples, or the terminal's cell in pixels.
-    var cellPixels: (width: Int, height: Int) {
-        switch output {
-        case .symbols: Self.pixelsPerCell
-        case .kitty(let cell, _), .kittyPlacement(let cell), .sixel(let cell, _), .iterm2(let cell): cell
-        case .truecolorSymbols: Self.pixelsPerCell
-        }
-    }
+    var cellPixels: (width: Int, height: Int) { graphics.cellPixels ?? Self.pixelsPerCell }
 
     /// Pixels per cell chafa samples; the decode must cover `cells × this` after cropping.
     public static let pixelsPerCell = (width: 8, height: 8)
@@ -56,43 +53,8 @@ public final class ImagePreparer {
     /// What ``output`` makes of pixels already cropped to the asset's window: the one place
     /// a file's photo and a feed's bytes become cells, so both show in the same graphics.
     private func render(_ cropped: PixelBuffer, columns: Int, rows: Int) throws(ImageError) -> CellImage {
-        // Pictures the presenter draws from strips name rows and columns in a cell.
-        let wide = min(columns, PixelCell.maximumSide - 1), tall = min(rows, PixelCell.maximumSide - 1)
-        switch output {
-        case .symbols:
-            return converter.convert(cropped, columns: columns, rows: rows)
-        case .truecolorSymbols:
-            let mosaic = truecolorConverter.convert(cropped, columns: wide, rows: tall).cells
-            return CellImage(pixelImage: KittyGraphics.nextID(), columns: wide, strips: TextStrips.strips(of: mosaic, columns: wide),
-                             fallback: TextStrips.paletteCells(mosaic), reachesBelowItsRow: false)
-        case .kitty(let cell, let throughTmux):
-            // Exactly the placement's pixels, so the terminal scales nothing.
-            let shown = min(rows, KittyGraphics.diacritics.count)
-            let sized = cropped.filling(width: columns * cell.width, height: shown * cell.height)
-            let id = KittyGraphics.nextID()
-            let png = try PNGCodec.encode(sized, fast: true)
-            return CellImage(kittyImage: id, columns: columns, rows: shown, pixels: sized.width * sized.height,
-                             transmission: KittyGraphics.transmission(png: png, id: id, columns: columns, rows: shown, throughTmux: throughTmux))
-        case .kittyPlacement(let cell):
-            let sized = cropped.filling(width: wide * cell.width, height: tall * cell.height)
-            let id = KittyGraphics.nextID()
-            let png = try PNGCodec.encode(sized, fast: true)
-            return CellImage(pixelImage: id, columns: wide, strips: KittyGraphics.placements(id: id, columns: wide, rows: tall, cellPixels: cell),
-                             fallback: converter.convert(sized, columns: wide, rows: tall).cells, reachesBelowItsRow: false,
-                             lingers: true, transmission: KittyGraphics.transmissionOnly(png: png, id: id), pixels: sized.width * sized.height)
-        case .sixel(let cell, let colors):
-            let sized = cropped.filling(width: wide * cell.width, height: tall * cell.height)
-            return CellImage(pixelImage: KittyGraphics.nextID(), columns: wide,
-                             strips: SixelEncoder.strips(of: sized, cellHeight: cell.height, colors: colors),
-                             // From the pixels the strips show: the same picture, and a third of
-                             // chafa's time of the decoded photo (D-068).
-                             fallback: converter.convert(sized, columns: wide, rows: tall).cells, reachesBelowItsRow: true)
-        case .iterm2(let cell):
-            let sized = cropped.filling(width: wide * cell.width, height: tall * cell.height)
-            return CellImage(pixelImage: KittyGraphics.nextID(), columns: wide,
-                             strips: try ITerm2Images.strips(of: sized, cellHeight: cell.height, columns: wide),
-                             fallback: converter.convert(sized, columns: wide, rows: tall).cells, reachesBelowItsRow: true)
-        }
+        try graphics.render(cropped, columns: columns, rows: rows,
+                            converters: GraphicsConverters(cells: converter, truecolor: { [unowned self] in truecolorConverter }))
     }
 
     /// The decoded (not yet cropped) pixels of `asset`'s file, or of a thumbnail of it
@@ -207,49 +169,4 @@ public final class ImagePreparer {
         case nil: throw .notAnImage(path: path)
         }
     }
-}
-
-/// What a preparer makes of pixels.
-public enum ImageOutput: Sendable {
-    /// A mosaic of symbol cells (chafa): any terminal.
-    case symbols
-    /// kitty graphics (``KittyGraphics``): placeholder cells and the PNG they show, sized
-    /// `cellPixels` per cell; wrapped for tmux's passthrough when `throughTmux`.
-    case kitty(cellPixels: (width: Int, height: Int), throughTmux: Bool)
-    /// kitty graphics by direct placement, for terminals without Unicode placeholders: the
-    /// PNG, transmitted once, and a placement per row of cells (``KittyGraphics/placements(id:columns:rows:cellPixels:)``)
-    /// the presenter draws for `PixelCell` cells like sixel strips, and deletes when
-    /// their cells show something else (`PixelImage.lingers`).
-    case kittyPlacement(cellPixels: (width: Int, height: Int))
-    /// Sixel strips (``SixelEncoder``) of `cellPixels` per cell in at most `colors`
-    /// colours, and `PixelCell` cells the presenter draws them for.
-    case sixel(cellPixels: (width: Int, height: Int), colors: Int)
-
-    /// A symbol mosaic in 24-bit colour that the presenter writes itself (``TextStrips``),
-    /// through `PixelCell` cells like sixel, so it needs no ncurses colour pair; the
-    /// mosaic in the 256-colour palette is the fallback.
-    case truecolorSymbols
-    /// iTerm2's inline images (``ITerm2Images``), a PNG per row of cells, through
-    /// `PixelCell` cells like sixel.
-    case iterm2(cellPixels: (width: Int, height: Int))
-
-    /// The terminal keeps the images by kitty id (placeholders or direct placement): those
-    /// that leave the cache are deleted from it.
-    public var isKitty: Bool {
-        switch self {
-        case .kitty, .kittyPlacement: true
-        default: false
-        }
-    }
-    /// The presenter draws the images' cells from strips (`PixelImage`): sixel, iTerm2
-    /// images, 24-bit symbols, or kitty placements.
-    public var drawsPixelCells: Bool {
-        switch self {
-        case .sixel, .truecolorSymbols, .iterm2, .kittyPlacement: true
-        case .symbols, .kitty: false
-        }
-    }
-    /// The terminal keeps images by id (kitty) or the presenter does (sixel, 24-bit
-    /// symbols): cells that show an image keep it from being deleted.
-    public var keepsImagesByID: Bool { if case .symbols = self { false } else { true } }
 }

@@ -137,12 +137,7 @@ struct GraphicsChoice {
     /// the pixels follow as the motion settles. 24-bit symbols: less, so that a page of
     /// new thumbnails does not make the frame after a key three times the bytes of a
     /// palette frame (their palette fallback shows for a few frames instead).
-    var pixelBytesPerSecond: Int {
-        switch mode {
-        case .sixel, .iterm2: 6 << 20
-        case .symbols, .kitty, .kittyPlacement: 2 << 20
-        }
-    }
+    var pixelBytesPerSecond: Int { output.graphics.pixelBytesPerSecond }
 
     /// The header's words for it.
     var label: String {

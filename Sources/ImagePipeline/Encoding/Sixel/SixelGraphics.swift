@@ -1,0 +1,24 @@
+import CellCanvas
+
+/// Sixel strips (``SixelEncoder``), one per row of cells, in at most `colors` colours; the
+/// presenter draws them for `PixelCell` cells.
+struct SixelGraphics: TerminalGraphics {
+    let cell: (width: Int, height: Int)
+    let colors: Int
+
+    var cellPixels: (width: Int, height: Int)? { cell }
+    var drawsPixelCells: Bool { true }
+    /// About what xterm parses and draws in a second here: a fast scroll shows symbols and
+    /// the pixels follow as the motion settles.
+    var pixelBytesPerSecond: Int { 6 << 20 }
+
+    func render(_ cropped: PixelBuffer, columns: Int, rows: Int, converters: GraphicsConverters) throws(ImageError) -> CellImage {
+        let (wide, tall) = PixelCell.clamped(columns: columns, rows: rows)
+        let sized = cropped.filling(width: wide * cell.width, height: tall * cell.height)
+        return CellImage(pixelImage: KittyGraphics.nextID(), columns: wide,
+                         strips: SixelEncoder.strips(of: sized, cellHeight: cell.height, colors: colors),
+                         // From the pixels the strips show: the same picture, and a third of
+                         // chafa's time of the decoded photo (D-068).
+                         fallback: converters.cells.convert(sized, columns: wide, rows: tall).cells, reachesBelowItsRow: true)
+    }
+}
