@@ -25,16 +25,16 @@ struct ListContents: GridContents {
     /// the ends, and tell the screen which two borders changed.
     @Test func movingKeysMoveTheSelectionThroughTheOrderShown() {
         var state = fresh()
-        #expect(state.update(.key(.down), in: grid) == [.selectionMoved(from: 1, to: 6)])
-        #expect(state.update(.key(.right), in: grid) == [.selectionMoved(from: 6, to: 7)])
-        #expect(state.update(.key(.character("k")), in: grid) == [.selectionMoved(from: 7, to: 2)])
-        #expect(state.update(.key(.character("h")), in: grid) == [.selectionMoved(from: 2, to: 1)])
+        #expect(state.update(.key(.down), in: grid) == [.selectionMoved(from: 1, to: 6, index: 5)])
+        #expect(state.update(.key(.right), in: grid) == [.selectionMoved(from: 6, to: 7, index: 6)])
+        #expect(state.update(.key(.character("k")), in: grid) == [.selectionMoved(from: 7, to: 2, index: 1)])
+        #expect(state.update(.key(.character("h")), in: grid) == [.selectionMoved(from: 2, to: 1, index: 0)])
         #expect(state.update(.key(.left), in: grid) == [], "the first post: nothing before it")
         for _ in 0..<5 { _ = state.update(.key(.down), in: grid) }
         #expect(state.selected == 23, "Down stops at the last post")
         // Another order: the selection moves through it, not through the ids.
         let reversed = ListContents(ids: Array((1...23).reversed()))
-        #expect(state.update(.key(.right), in: reversed) == [.selectionMoved(from: 23, to: 22)])
+        #expect(state.update(.key(.right), in: reversed) == [.selectionMoved(from: 23, to: 22, index: 1)])
         #expect(state.selected == 22)
     }
 
@@ -51,7 +51,7 @@ struct ListContents: GridContents {
         #expect(state.update(.postsShownChanged, in: ListContents(ids: [])) == [] && state.selected == 3, "nothing shown: nothing to select")
         #expect(state.update(.key(.enter), in: ListContents(ids: [9])) == [], "not shown: not opened")
         #expect(state.detailID == nil)
-        #expect(state.update(.placeFound(id: 12), in: filtered) == [.selectionMoved(from: 3, to: 12)])
+        #expect(state.update(.placeFound(id: 12), in: filtered) == [.selectionMoved(from: 3, to: 12, index: 2)])
         #expect(state.update(.placeFound(id: 99), in: filtered) == [] && state.selected == 12)
     }
 

@@ -38,9 +38,10 @@ enum GridEffect: Equatable {
     case requery
     /// The same, without the animation (a restored place: nothing moved on screen).
     case requeryQuietly
-    /// The selection moved: the new one is scrolled into view (its border is drawn from
-    /// the model at the commit; nothing is configured again).
-    case selectionMoved(from: Int, to: Int)
+    /// The selection moved to the post at `index` of the order shown: it is scrolled into
+    /// view (its border is drawn from the model at the commit; nothing is configured
+    /// again). The index comes along so that the view does not look the post up again.
+    case selectionMoved(from: Int, to: Int, index: Int)
     case fling(Double)
     case scroll(rows: Int)
     case wheel(rows: Int)

@@ -99,10 +99,10 @@ struct GridModel: Equatable {
 
     /// Selects `id` (a found place, a test): nothing to do when it is not shown.
     private mutating func select(_ id: Int, in contents: some GridContents) -> [GridEffect] {
-        guard id != selected, contents.index(of: id) != nil else { return [] }
+        guard id != selected, let index = contents.index(of: id) else { return [] }
         let old = selected
         selected = id
-        return [.selectionMoved(from: old, to: id)]
+        return [.selectionMoved(from: old, to: id, index: index)]
     }
 
     private mutating func handle(_ key: Key, in contents: some GridContents) -> [GridEffect] {
@@ -207,7 +207,7 @@ struct GridModel: Equatable {
         guard target != index, let next = contents.identifier(at: target) else { return [] }
         let old = selected
         selected = next
-        return [.selectionMoved(from: old, to: next)]
+        return [.selectionMoved(from: old, to: next, index: target)]
     }
 
     /// `L`: likes the post, or takes the like back — as Mastodon's favourite is, one per

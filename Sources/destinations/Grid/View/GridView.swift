@@ -2,6 +2,7 @@ import CellCanvas
 import CollectionKit
 import CoreKit
 import DestinationsModel
+import DiffableData
 import ImagePipeline
 import RenderLoop
 
@@ -80,7 +81,7 @@ final class GridView {
         switch effect {
         case .requery: requery()
         case .requeryQuietly: requery(animated: false)
-        case .selectionMoved(_, let new): reveal(new, at: time)
+        case .selectionMoved(_, _, let index): reveal(ItemPath(item: index, section: 0), at: time)
         case .fling(let direction):
             // Flinging again while moving the same way adds speed, as a second swipe does on a phone.
             let current = collection.physics.velocity
@@ -97,9 +98,8 @@ final class GridView {
         }
     }
 
-    /// Scrolls post `id` into view (the selection moved to it).
-    private func reveal(_ id: Int, at time: Duration) {
-        guard let path = posts.source.indexPath(for: id) else { return }
+    /// Scrolls the post at `path` into view (the selection moved to it).
+    private func reveal(_ path: ItemPath, at time: Duration) {
         let frame = collection.layout.frame(for: path)
         let top = collection.physics.offset, height = Double(collection.viewport.height)
         if Double(frame.y) < top { collection.scroll(byRows: Double(frame.y) - top, at: time) }
