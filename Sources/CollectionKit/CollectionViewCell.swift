@@ -33,6 +33,7 @@ public struct CellState: Equatable, Sendable {
     /// The item is the view's selection (``CollectionView/commit(at:into:selection:)``).
     public var isSelected: Bool
 
+    /// A state, selected or not.
     public init(isSelected: Bool = false) {
         self.isSelected = isSelected
     }

@@ -66,7 +66,7 @@ public protocol FrameOutput: AnyObject {
 ///    the frame is shown at the first tick at or after the commit's end, the hitch time is
 ///    that tick minus the deadline, and the ticks in between are skipped, not queued.
 ///    A frame the terminal has not taken by the next tick is a **terminal hitch**: each
-///    tick at which bytes of earlier frames still wait (step 1, ``FrameDelegate/isOutputBehind(at:)``)
+///    tick at which bytes of earlier frames still wait (step 1, ``FrameOutput/isOutputBehind(at:)``)
 ///    counts one period of hitch time, and the delegate coalesces that frame (D-039).
 /// 5. Idle time: until the next tick, run idle jobs (e.g. cell prefetch), each only when
 ///    its predicted cost ends before the *following* deadline minus the predicted cost of
