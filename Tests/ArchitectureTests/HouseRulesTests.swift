@@ -89,6 +89,19 @@ import Testing
         #expect(found.values.allSatisfy { $0 == "struct" }, "\(found.filter { $0.value != "struct" })")
     }
 
+    /// The view owns the collection view and the image store: no other file of the app
+    /// reaches into them (it asks the view).
+    @Test func nothingOutsideTheViewTouchesTheCollectionViewOrTheStore() throws {
+        var reaching: [String] = []
+        for file in Self.swiftFiles() where file.hasPrefix("destinations/") && !file.contains("/Grid/View/") {
+            let text = try Self.text(file)
+            for needle in ["view.collection", "view.store", "view.posts.source", ".collection."] where text.contains(needle) {
+                reaching.append("\(file): \(needle)")
+            }
+        }
+        #expect(reaching.isEmpty, "\(reaching)")
+    }
+
     /// The scanner itself, on a type it must read right.
     @Test func theScannerCountsStoredPropertiesOnly() {
         let source = """

@@ -173,7 +173,7 @@ struct GridCommand: ParsableCommand {
             try write(ChromeTrace.json(for: app.scheduler.meter.records, refreshRate: app.scheduler.refreshRate), to: traceFile)
         }
         if let traceLifecycle {
-            try write((app.view.collection.lifecycleLog ?? []).map(\.description).joined(separator: "\n") + "\n", to: traceLifecycle)
+            try write((app.view.lifecycleLog).map(\.description).joined(separator: "\n") + "\n", to: traceLifecycle)
         }
     }
 

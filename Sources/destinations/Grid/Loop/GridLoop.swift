@@ -80,7 +80,7 @@ final class GridLoop: TerminalFrameDelegate {
         let scenario = options.scenario.map { ScenarioDriver(kind: $0, seed: options.seed, words: GridLaunch.searchWords(from: loaded.catalogue)) }
         sources = GridSources(feed: loaded.feed, photoScan: loaded.scan, personal: personal, scenario: scenario)
         measure = RunMeasure(duration: options.duration, startedAt: clock.now)
-        if options.traceLifecycle { view.collection.lifecycleLog = [] }
+        if options.traceLifecycle { view.traceLifecycle() }
         scheduler.idleWork = view.idleWork
         scheduler.isIdleWorkEnabled = options.prefetch
         if let first = loaded.feed?.takeFirstPage() {
@@ -183,7 +183,7 @@ final class GridLoop: TerminalFrameDelegate {
     /// wake cannot take the frame loop's core mid-commit (D-055).
     func deliverCommittedFrame() {
         terminal.deliverOutput()
-        view.store.startQueuedWork()
+        view.startQueuedImageWork()
     }
 
     /// Drain → events → update → apply → commit: keys (and a scenario's) become events, the
@@ -217,7 +217,7 @@ final class GridLoop: TerminalFrameDelegate {
             // A filter key this frame: a small query finishes in well under a millisecond, so
             // wait for it (half the frame at most) and show its result in this frame,
             // not the next (keystroke to result: two frames at 120 Hz before, issue 23).
-            view.posts.source.waitForBackgroundWork(timeout: frame.refreshRate.period / 2)
+            view.waitForQuery(timeout: frame.refreshRate.period / 2)
         }
         if view.takeFinishedUpdates(at: time) { send(.postsShownChanged, at: time) }
         if !measure.filterKeysWaiting.isEmpty && !view.posts.isQuerying { measure.filterShown(at: time) }

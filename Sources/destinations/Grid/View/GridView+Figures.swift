@@ -20,6 +20,19 @@ extension GridView {
                 photoRetries: store.retries, thumbnailCache: store.thumbnails?.counters)
     }
 
+    /// `--trace-lifecycle`: every lifecycle call of the collection view is kept from now on.
+    func traceLifecycle() { collection.lifecycleLog = [] }
+    /// The lifecycle calls kept (``traceLifecycle()``).
+    var lifecycleLog: [LifecycleEvent] { collection.lifecycleLog ?? [] }
+
+    /// The transfers the frame's cells asked for start, best first: after the frame went to
+    /// the terminal, so that the threads they wake cannot take the loop's core mid-commit (D-055).
+    func startQueuedImageWork() { store.startQueuedWork() }
+
+    /// A filter key this frame: a small query finishes in well under a millisecond, so the
+    /// frame may wait for it (at most `timeout`) and show its result at once.
+    func waitForQuery(timeout: Duration) { posts.source.waitForBackgroundWork(timeout: timeout) }
+
     /// The cell-preparing work idle frame time takes (the scheduler's idle work).
     var idleWork: any IdleWorkSource { collection }
     var hasIdleWork: Bool { collection.hasIdleWork }
