@@ -171,4 +171,17 @@ struct ListContents: GridContents {
         #expect(state.update(.key(.control(0x0C)), in: grid) == [.repaint])
         #expect(state.update(.key(.resize), in: grid) == [.relayout])
     }
+
+    /// A key that acts on the grid ends the search for the saved place, but `G` pressed
+    /// then still pages a feed on to the end (the person asked for the end).
+    @Test func endWhileThePlaceIsSoughtStillPagesToTheEnd() {
+        var state = fresh()
+        _ = state.update(.savedPlace(post: "900", filter: "", order: .catalogue), in: grid)
+        #expect(state.seeking.place == "900" && state.seeking.pagesToTheEnd)
+        #expect(state.update(.key(.end), in: grid) == [.scrollToBottom])
+        #expect(state.seeking.place == nil && state.seeking.pagesToTheEnd)
+        _ = state.update(.savedPlace(post: "900", filter: "", order: .catalogue), in: grid)
+        _ = state.update(.key(.down), in: grid)
+        #expect(state.seeking.place == nil && !state.seeking.pagesToTheEnd, "another key ends both")
+    }
 }

@@ -242,9 +242,9 @@ final class GridLoop: TerminalFrameDelegate {
 
     private func press(_ key: Key, at time: Duration) {
         flags.somethingHappened = true
-        let filter = model.filter
+        let filter = model.filter, readAt = clock.now  // the key's time, before its effects run
         send(.key(key), at: time)
-        if model.filter != filter { measure.filterKeysWaiting.append(clock.now) }
+        if model.filter != filter { measure.filterKeysWaiting.append(readAt) }
     }
 
     /// What this frame showed and sent, for the run's statistics and the settle time.

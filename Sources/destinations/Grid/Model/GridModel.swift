@@ -68,7 +68,10 @@ struct GridModel: Equatable {
             let effects = handle(key, in: contents)
             // A key that acts on the grid while the saved place is still sought wins: the
             // grid would otherwise jump away from what the person just did.
-            if seeking.place != nil, effects.contains(where: \.actsOnTheShownGrid) { stopSeeking() }
+            // `G` itself still pages on to the end: the person asked for it.
+            if seeking.place != nil, effects.contains(where: \.actsOnTheShownGrid) {
+                seeking = Seeking(place: nil, pagesToTheEnd: effects.contains(.scrollToBottom))
+            }
             return effects
         case .postsShownChanged:
             guard contents.index(of: selected) == nil, let first = contents.identifier(at: 0) else { return [] }

@@ -3,7 +3,8 @@ import ImagePipeline
 import RenderLoop
 
 /// What the loop, the chrome and the report may ask of the grid as drawn: where it is,
-/// whether it still has work, and its counters. Questions only; nothing here changes it.
+/// whether it still has work, and its counters; and the few chores the loop hands it
+/// (tracing, starting queued transfers, waiting for a quick query).
 extension GridView {
     /// The grid's counters and the image store's, for the HUD and the report.
     struct Figures {
