@@ -19,14 +19,14 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
     private let inbox: BackgroundApplies<SectionID, ItemID>
     /// Snapshots and changesets the last commit replaced. Freeing a million-item snapshot
     /// takes milliseconds (its buffers go back to the system), so the main thread never
-    /// drops the last reference: the next commit hands them to the background queue, by
+    /// drops the last reference: the next ``applyFinishedUpdates(at:)`` hands them to the background queue, by
     /// when the view has let go of them too.
     private var retired: [Snapshot<SectionID, ItemID>] = []
     private var retiredChanges: [Changeset<SectionID, ItemID>] = []
 
     enum Mode { case main, background }
 
-    /// What the next commit applies, in the order it was asked for.
+    /// What the next ``applyFinishedUpdates(at:)`` hands the view, in the order it was asked for.
     private enum PendingUpdate {
         case apply(snapshot: Snapshot<SectionID, ItemID>, changes: Changeset<SectionID, ItemID>, animated: Bool)
         case reconfigure([ItemID])
@@ -65,7 +65,7 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
     @_specialize(exported: true, where SectionID == Int, ItemID == Int)
     public func contains(_ item: ItemID) -> Bool { current.contains(item: item) }
 
-    /// Diffs `snapshot` against the current one now; the cells change at the next commit.
+    /// Diffs `snapshot` against the current one now; the cells change after the owner's next ``applyFinishedUpdates(at:)``.
     /// - Complexity: that of `Snapshot.changeset(to:)`.
     public func apply(_ snapshot: Snapshot<SectionID, ItemID>, animatingDifferences: Bool = true) {
         claim(.main, "apply(_:animatingDifferences:)")
@@ -76,7 +76,7 @@ public final class DiffableDataSource<SectionID: Hashable & Sendable, ItemID: Ha
     /// `snapshot.reconfigureItems(items)` then `apply`, without copying or diffing the
     /// snapshot: what an image that arrives, or a like, needs, in O(items) however large
     /// the data. Items not in the current snapshot are ignored. Ordered with the applies
-    /// around it (the cells change at the next commit).
+    /// around it (the cells change after the owner's next ``applyFinishedUpdates(at:)``).
     @_specialize(exported: true, where SectionID == Int, ItemID == Int)
     public func reconfigureItems(_ items: [ItemID]) {
         let present = items.filter { current.contains(item: $0) }

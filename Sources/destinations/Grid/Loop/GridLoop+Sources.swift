@@ -2,8 +2,9 @@ import DestinationsModel
 import FeedClient
 import SavedState
 
-/// What the world sent since the last frame, as events: a folder's bigger catalogue, a
-/// feed's pages and failures, the outbox's rollbacks, the saved place found or out of reach.
+/// What the world sent since the last frame: a folder's bigger catalogue and a feed's pages
+/// go to the view's posts; the outbox's rollbacks, the saved place found or out of reach
+/// and the feed's end are events for the model.
 extension GridLoop {
     /// Pages a feed is read to find the saved post before the search gives up (40 posts a page).
     static let placeSearchPages = 50

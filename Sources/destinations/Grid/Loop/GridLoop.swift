@@ -8,8 +8,9 @@ import RenderLoop
 import TerminalFront
 
 /// The destinations grid's frame loop, and only that: the frame delegate. Each frame it
-/// drains what the world sent (thumbnails, a feed's pages, the outbox, a folder being
-/// read) into events, turns keys into events, runs them through ``GridModel/update(_:in:)``,
+/// drains what the world sent (thumbnails and a folder's or a feed's posts go to the view;
+/// the outbox's rollbacks, the saved place and the feed's end become events), turns keys
+/// into events, runs them through ``GridModel/update(_:in:)``,
 /// has the effects carried out (`GridLoop+Effects`), commits the ``GridView`` and the
 /// chrome into a kept canvas and presents it. The same object runs a person's session in
 /// a terminal and a scripted scenario headless; it sleeps while nothing would change
