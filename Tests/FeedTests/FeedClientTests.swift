@@ -373,16 +373,16 @@ import Testing
     }
 }
 
-/// The image store's side of a ``NetworkAssetLoader``, played by the test: requests go in,
+/// The image store's side of a ``ImageLoader``, played by the test: requests go in,
 /// a "frame" is a `postDueCompletions()`, a `startQueuedWork()` and a drain of the inbox.
 final class LoaderDriver: @unchecked Sendable {
-    let loader: NetworkAssetLoader
+    let loader: ImageLoader
     private(set) var results: [Result<CellImage, ImageError>] = []
     private var next = 0
 
     init(fetcher: HTTPFetcher, policy: TransferPolicy = TransferPolicy()) {
         let origin = ContinuousClock.now
-        loader = NetworkAssetLoader(transport: fetcher, policy: policy, workers: 1, priority: .normal, colorMode: .palette240,
+        loader = ImageLoader(source: fetcher, policy: policy, workers: 1, priority: .normal, colorMode: .palette240,
                                     now: { ContinuousClock.now - origin })
     }
 

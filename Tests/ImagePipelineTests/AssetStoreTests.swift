@@ -39,15 +39,15 @@ func eventually(_ store: AssetStore, _ seconds: Double = 20, _ condition: () -> 
 
     /// A source whose fetches each wait until `needed` fetches are in flight together (or
     /// give up after a while and say so): it proves transfers overlap.
-    final class RendezvousSource: AssetSource {
+    final class RendezvousSource: ImageSource {
         let needed: Int
         let inFlight = Lock((now: 0, most: 0))
         init(needed: Int) { self.needed = needed }
-        func fetch(_ asset: AssetID, request: Int, cancellation: Cancellable) throws(ImageError) -> String? {
+        func image(at url: String, kind: PhotoKind, request: Int, onBytes: @escaping @Sendable (Int, Int?) -> Void) async throws(ImageError) -> ImageInput {
             inFlight.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
             defer { inFlight.withLock { $0.now -= 1 } }
-            _ = eventually(10) { inFlight.withLock { $0.most } >= needed }
-            return asset.path
+            for _ in 0..<2000 where inFlight.withLock({ $0.most }) < needed { try? await Task.sleep(for: .milliseconds(5)) }
+            return .file(path: url)
         }
     }
 
@@ -118,13 +118,13 @@ func eventually(_ store: AssetStore, _ seconds: Double = 20, _ condition: () -> 
     }
 
     /// The simulated network, and a signal once a fetch has begun.
-    final class ObservedSource: AssetSource {
+    final class ObservedSource: ImageSource {
         let network: SimulatedNetworkSource
         let started = DispatchSemaphore(value: 0)
         init(latency: Duration) { network = SimulatedNetworkSource(latency: latency, jitter: .zero) }
-        func fetch(_ asset: AssetID, request: Int, cancellation: Cancellable) throws(ImageError) -> String? {
+        func image(at url: String, kind: PhotoKind, request: Int, onBytes: @escaping @Sendable (Int, Int?) -> Void) async throws(ImageError) -> ImageInput {
             started.signal()
-            return try network.fetch(asset, request: request, cancellation: cancellation)
+            return try await network.image(at: url, kind: kind, request: request, onBytes: onBytes)
         }
     }
 
@@ -133,8 +133,9 @@ func eventually(_ store: AssetStore, _ seconds: Double = 20, _ condition: () -> 
         let store = AssetStore(source: source, workers: 1, transfers: 1, colorMode: .truecolor)
         var called = false
         let request = store.download(key()) { _ in called = true }
-        // Waits for the transfer to begin (an event, not a duration), then cancels it.
-        #expect(source.started.wait(timeout: .now() + 20) == .success)
+        // Waits for the transfer to begin (an event, not a duration; the store is pumped as
+        // the frame loop would, which starts queued transfers), then cancels it.
+        #expect(eventually(store) { source.started.wait(timeout: .now()) == .success })
         request.cancel()
         #expect(eventually(store) { store.counters.abandoned == 1 }, "the 30 s transfer stopped at once")
         #expect(store.deliverCompletions() == 0 && !called)

@@ -7,22 +7,22 @@ import Testing
 /// rate limit (issue 26): the limit is there for the server, not for the disk.
 @Suite struct KeptCopyTests {
     /// Serves every `kept:` URL from "the disk"; anything else would be a request.
-    final class Transport: PhotoTransport, @unchecked Sendable {
+    final class Transport: ImageSource, @unchecked Sendable {
         let bytes: [UInt8]
         let requests = Lock(0)
         init() { bytes = [UInt8](FileManager.default.contents(atPath: fixture("quadrants-800.jpg"))!) }
-        func photo(at url: String, onBytes: @escaping @Sendable (Int, Int?) -> Void) async throws(ImageError) -> [UInt8] {
+        func image(at url: String, kind: PhotoKind, request: Int, onBytes: @escaping @Sendable (Int, Int?) -> Void) async throws(ImageError) -> ImageInput {
             requests.withLock { $0 += 1 }
-            return bytes
+            return .bytes(bytes)
         }
-        func keptPhoto(at url: String) -> [UInt8]? { url.hasPrefix("kept:") ? bytes : nil }
+        func keptImage(at url: String) -> ImageInput? { url.hasPrefix("kept:") ? .bytes(bytes) : nil }
     }
 
     /// One start a second, a bucket of one, and a clock that never moves: without the
     /// refund only the first photo could ever start; with it, all twenty arrive.
     @Test func keptCopiesTakeNoStartFromTheRateLimit() async throws {
         let transport = Transport()
-        let loader = NetworkAssetLoader(transport: transport, policy: TransferPolicy(connections: 4, prefetchConnections: 2, startsPerSecond: 1, burst: 1),
+        let loader = ImageLoader(source: transport, policy: TransferPolicy(connections: 4, prefetchConnections: 2, startsPerSecond: 1, burst: 1),
                                         workers: 1, priority: .normal, colorMode: .palette240, now: { .seconds(1) })
         for n in 0..<20 {
             while !loader.load(PreparedImageKey(asset: AssetID(path: "kept:\(n)"), columns: 8, rows: 4), request: n, priority: n, cancellation: Cancellable(priority: n)) {}

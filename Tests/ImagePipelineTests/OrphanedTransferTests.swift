@@ -10,12 +10,12 @@ import Testing
 @Suite struct OrphanedTransferTests {
     /// Holds every transfer until released; counts the transfers asked of it and the ones
     /// whose task was cancelled.
-    final class HeldTransport: PhotoTransport, @unchecked Sendable {
+    final class HeldTransport: ImageSource, @unchecked Sendable {
         let bytes = [UInt8](FileManager.default.contents(atPath: fixture("quadrants-800.jpg"))!)
         let released = Lock(false)
         let asked = Lock<[String]>([])
         let cancelled = Lock(0)
-        func photo(at url: String, onBytes: @escaping @Sendable (Int, Int?) -> Void) async throws(ImageError) -> [UInt8] {
+        func image(at url: String, kind: PhotoKind, request: Int, onBytes: @escaping @Sendable (Int, Int?) -> Void) async throws(ImageError) -> ImageInput {
             asked.withLock { $0.append(url) }
             while !released.withLock({ $0 }) {
                 if Task.isCancelled {
@@ -25,15 +25,15 @@ import Testing
                 try? await Task.sleep(for: .milliseconds(5))
             }
             onBytes(bytes.count, bytes.count)
-            return bytes
+            return .bytes(bytes)
         }
     }
 
     let transport = HeldTransport()
-    let loader: NetworkAssetLoader
+    let loader: ImageLoader
 
     init() {
-        loader = NetworkAssetLoader(transport: transport, workers: 1, priority: .normal, colorMode: .palette240, now: { .zero })
+        loader = ImageLoader(source: transport, workers: 1, priority: .normal, colorMode: .palette240, now: { .zero })
     }
 
     func ask(_ url: String, request: Int) -> Cancellable {

@@ -9,20 +9,20 @@ import Testing
 /// cell never showed not at all.
 @Suite struct VisibleWaitTests {
     /// Holds every transfer until the test lets them all go.
-    final class HeldTransport: PhotoTransport, @unchecked Sendable {
+    final class HeldTransport: ImageSource, @unchecked Sendable {
         let bytes = [UInt8](FileManager.default.contents(atPath: fixture("quadrants-800.jpg"))!)
         let released = Lock(false)
-        func photo(at url: String, onBytes: @escaping @Sendable (Int, Int?) -> Void) async throws(ImageError) -> [UInt8] {
+        func image(at url: String, kind: PhotoKind, request: Int, onBytes: @escaping @Sendable (Int, Int?) -> Void) async throws(ImageError) -> ImageInput {
             while !released.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
             onBytes(bytes.count, bytes.count)
-            return bytes
+            return .bytes(bytes)
         }
     }
 
     @Test func aPersonsWaitCountsFromWhenACellOnScreenWantedThePhoto() async throws {
         let transport = HeldTransport()
         let clock = Lock(Duration.zero)
-        let loader = NetworkAssetLoader(transport: transport, workers: 1, priority: .normal, colorMode: .palette240, now: { clock.withLock { $0 } })
+        let loader = ImageLoader(source: transport, workers: 1, priority: .normal, colorMode: .palette240, now: { clock.withLock { $0 } })
         func ask(_ name: String, request: Int, priority: Int) -> Cancellable {
             let cancellation = Cancellable(priority: priority)
             while !loader.load(PreparedImageKey(asset: AssetID(path: name), columns: 8, rows: 4), request: request, priority: priority, cancellation: cancellation) {}

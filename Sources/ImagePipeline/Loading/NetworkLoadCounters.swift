@@ -2,7 +2,7 @@
 public struct NetworkLoadCounters: Sendable, Hashable {
     /// Transfers started.
     public var transfers = 0
-    /// Of those, served by a kept copy without a request (``PhotoTransport/keptPhoto(at:)``).
+    /// Of those, served by a kept copy without a request (``ImageSource/keptImage(at:)``).
     public var keptCopies = 0
     /// Requests that joined a transfer of the same URL under way.
     public var coalesced = 0

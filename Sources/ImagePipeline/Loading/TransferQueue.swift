@@ -37,6 +37,12 @@ public struct TransferPolicy: Sendable, Hashable {
     /// Starts that may happen at once after a quiet spell (the bucket's size).
     public var burst = 50.0
 
+    /// A folder's policy: `connections` at once, prefetches included, and no rate (nothing
+    /// on the other side to spare); the simulated network's transfers (``ImageLoader/defaultTransfers``).
+    public static func local(connections: Int = ImageLoader.defaultTransfers) -> TransferPolicy {
+        TransferPolicy(connections: connections, prefetchConnections: connections, startsPerSecond: 1e9, burst: 1e9)
+    }
+
     /// A policy; the defaults are the measured ones (D-044).
     public init(connections: Int = 24, prefetchConnections: Int = 12, startsPerSecond: Double = 160, burst: Double = 50) {
         precondition(connections > 0 && (0...connections).contains(prefetchConnections), "TransferPolicy: bad connection counts")

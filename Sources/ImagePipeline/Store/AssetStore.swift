@@ -60,21 +60,23 @@ public final class AssetStore {
         var skippedBeforeHandOver = 0
     }
 
-    /// A store whose images come from `source` through worker pools at `priority` (`workers`
-    /// decoding, `transfers` fetching), cached up to `cacheLimit` bytes, converted for
-    /// `colorMode` and drawn as `output`; `wake` ends the frame loop's quiet sleep when one is ready.
-    public convenience init(source: any AssetSource = SimulatedNetworkSource(), cacheLimit: Int = 64 << 20,
-                            workers: Int = AssetLoader.defaultWorkers, priority: WorkerPriority = .recommended,
-                            transfers: Int = AssetLoader.defaultTransfers, wake: WakeSignal? = nil,
+    /// A store whose images come from `source` through an ``ImageLoader`` at `priority`
+    /// (`workers` decoding, `transfers` fetching at once, no rate limit), cached up to
+    /// `cacheLimit` bytes, converted for `colorMode` and drawn as `output`; `wake` ends the
+    /// frame loop's quiet sleep when one is ready. A server's photos want a
+    /// ``TransferPolicy`` of their own: build the loader and use ``init(cache:loader:colorMode:placeholders:thumbnails:output:retries:)``.
+    public convenience init(source: any ImageSource = SimulatedNetworkSource(), cacheLimit: Int = 64 << 20,
+                            workers: Int = ImageLoader.defaultWorkers, priority: WorkerPriority = .recommended,
+                            transfers: Int = ImageLoader.defaultTransfers, wake: WakeSignal? = nil,
                             colorMode: CellColorMode, placeholders: PlaceholderCatalog = PlaceholderCatalog(),
                             thumbnails: ThumbnailCache? = nil, output: ImageOutput = .symbols) {
         self.init(cache: PreparedImageCache(limit: cacheLimit),
-                  loader: AssetLoader(source: source, workers: workers, priority: priority, transfers: transfers, wake: wake,
+                  loader: ImageLoader(source: source, policy: .local(connections: transfers), workers: workers, priority: priority, wake: wake,
                                       colorMode: colorMode, thumbnails: thumbnails, output: output),
                   colorMode: colorMode, placeholders: placeholders, thumbnails: thumbnails, output: output)
     }
 
-    /// A store over any background half: the worker pools, or a ``ScriptedAssetLoader``
+    /// A store over any background half: an ``ImageLoader``, or a ``ScriptedAssetLoader``
     /// whose completions arrive at virtual times (simulations and tests).
     /// `retries`: when an interrupted photo is asked for again (exact by default, for the
     /// virtual clock; a store over a real network passes `RetryPolicy.photos` (CoreKit), jittered).

@@ -132,10 +132,21 @@ public final class ImagePreparer {
     /// ``ImageLimits/maximumFileBytes``).
     public static func readFile(_ path: String) throws(ImageError) -> [UInt8] { try FileLoader.read(path) }
 
+    /// What a source handed over, prepared at `key`'s size: the ``ImageLoader``'s one prepare
+    /// step, for a file (through the thumbnail cache) and for bytes alike.
+    public func prepare(_ input: ImageInput, for key: PreparedImageKey) throws(ImageError) -> CellImage {
+        switch input {
+        case .file(let path):
+            try prepare(AssetID(path: path, window: key.asset.window), columns: key.columns, rows: key.rows)
+        case .bytes(let data):
+            try prepare(data, as: key.asset, columns: key.columns, rows: key.rows)
+        }
+    }
+
     /// ``prepare(_:columns:rows:fullSize:)`` from the file's bytes, already read (what
     /// `make fuzz` feeds with arbitrary bytes).
     ///
-    /// A feed's photos come this way (`NetworkAssetLoader`): in the preparer's ``output``,
+    /// A feed's photos come this way (through ``ImageLoader``): in the preparer's ``output``,
     /// like a file's. (It used to make symbols whatever the output, so a feed in xterm or
     /// kitty never showed a photo as pixels; D-065.)
     public func prepare(_ data: [UInt8], as asset: AssetID, columns: Int, rows: Int) throws(ImageError) -> CellImage {

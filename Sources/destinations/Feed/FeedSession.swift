@@ -18,7 +18,7 @@ final class FeedSession {
     let fetcher: HTTPFetcher
     let pager: FeedPager
     /// The image store's loader, made once the grid knows how it draws images.
-    private(set) var loader: NetworkAssetLoader?
+    private(set) var loader: ImageLoader?
     /// The loader's clock: monotonic time since the session began.
     private let origin = ContinuousClock.now
     /// The first page, parsed, until the grid takes it.
@@ -177,9 +177,9 @@ final class FeedSession {
 
     /// The loader the image store fetches photos through (the pipeline's policies over this
     /// session's HTTP client).
-    func makeLoader(workers: Int, priority: WorkerPriority, wake: WakeSignal, colorMode: CellColorMode, output: ImageOutput) -> NetworkAssetLoader {
+    func makeLoader(workers: Int, priority: WorkerPriority, wake: WakeSignal, colorMode: CellColorMode, output: ImageOutput) -> ImageLoader {
         let origin = self.origin
-        let made = NetworkAssetLoader(transport: fetcher, workers: workers, priority: priority, wake: wake, colorMode: colorMode, output: output,
+        let made = ImageLoader(source: fetcher, workers: workers, priority: priority, wake: wake, colorMode: colorMode, output: output,
                                       now: { ContinuousClock.now - origin })
         loader = made
         return made

@@ -153,7 +153,7 @@ struct GridCommand: ParsableCommand {
             trustCertificate: trustCertificate, latency: .milliseconds(latency), cacheBytes: cacheMb << 20, scenario: scenario,
             duration: duration.map { .milliseconds($0 * 1000) } ?? (scenario != nil ? .seconds(5) : nil),
             seed: seed, graphics: graphics, thumbnailCache: !noThumbnailCache, traceFrames: frame.traceFile != nil, traceLifecycle: traceLifecycle != nil, stress: stress,
-            workers: workers ?? AssetLoader.defaultWorkers, workerPriority: workerPriority, hud: hud.map { $0 == .on }, theme: theme,
+            workers: workers ?? ImageLoader.defaultWorkers, workerPriority: workerPriority, hud: hud.map { $0 == .on }, theme: theme,
             outputWriter: outputWriter, frameSlice: frameSliceUs > 0 ? .microseconds(frameSliceUs) : nil,
             wakeSlice: wakeSliceUs > 0 ? .microseconds(wakeSliceUs) : nil,
             diskCache: Self.diskCache(megabytes: diskCacheMb ?? (scenario == nil ? 512 : 0)),
@@ -224,7 +224,7 @@ struct GridOptions: Sendable {
     var traceLifecycle = false
     /// Busy threads at normal priority for the run.
     var stress = 0
-    var workers = AssetLoader.defaultWorkers
+    var workers = ImageLoader.defaultWorkers
     var workerPriority = WorkerPriority.recommended
     /// Nil: on in a terminal, off headless.
     var hud: Bool?

@@ -1,8 +1,9 @@
 import CoreKit
 import Synchronization
 
-/// The background half of an ``AssetStore`` whose photos are URLs: the loading pipeline
-/// (Nuke's, and what its users asked of it).
+/// The background half of an ``AssetStore``: the loading pipeline (Nuke's, and what its
+/// users asked of it), over any ``ImageSource`` — a folder, a simulated network, HTTP. The
+/// one prepare step of every threaded source (issue 44).
 ///
 /// - **One transfer per URL.** Requests for a URL under way (the same photo in two posts, a
 ///   prefetch then the cell, the detail view) join it; each gets its own prepared size.
@@ -17,16 +18,23 @@ import Synchronization
 ///
 /// The main thread calls ``load(_:request:priority:cancellation:)`` (which only queues),
 /// ``startQueuedWork()`` after each commit and ``postDueCompletions()``; transfers run as
-/// tasks on the transport's threads. State is under one short lock (a few dictionary
+/// tasks on Swift's threads (a source's fetch is async). State is under one short lock (a few dictionary
 /// operations; never held across a transfer or a decode), which the main thread only tries:
 /// a transfer's thread may be preempted holding it (D-056).
-public final class NetworkAssetLoader: AssetLoading, Sendable {
+public final class ImageLoader: AssetLoading, Sendable {
     /// Finished requests, for the store to drain.
     public let inbox: Mailbox<AssetCompletion>
     /// A transfer that has this share of its body finishes even when nobody waits any more:
     /// the rest costs less than asking again.
     public static let keepWhenReceived = 0.75
-    private let transport: any PhotoTransport
+    /// Decoding threads: one per core (DECISIONS.md, D-019, for 1 against 2 on 2 cores).
+    public static var defaultWorkers: Int { Platform.activeProcessorCount }
+    /// Transfers in flight at once for a folder behind the simulated network (a server's
+    /// are ``TransferPolicy/connections``). Waiting on the network costs no CPU, so a slow
+    /// transfer must not hold a decoding worker: with one stage, two workers and 80 ms of
+    /// latency, at most 25 images a second arrived however fast decoding was.
+    public static let defaultTransfers = 16
+    private let source: any ImageSource
     private let pool: WorkerPool<ImagePreparer>
     private let now: @Sendable () -> Duration
     private let state: Lock<State>
@@ -39,15 +47,21 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
     /// a worker.
     private let workerSide = Lock(WorkerFigures())
 
-    /// A loader fetching through `transport` under `policy`, preparing on `workers` threads at `priority` for `colorMode` and `output`; `now` is the clock transfers are timed on.
-    public init(transport: any PhotoTransport, policy: TransferPolicy = TransferPolicy(), workers: Int = AssetLoader.defaultWorkers,
-                priority: WorkerPriority = .recommended, wake: WakeSignal? = nil, colorMode: CellColorMode, output: ImageOutput = .symbols,
-                now: @escaping @Sendable () -> Duration) {
-        self.transport = transport
+    /// A loader fetching from `source` under `policy`, preparing on `workers` threads at
+    /// `priority` for `colorMode` and `output` (local files through `thumbnails` when given);
+    /// `now` is the clock transfers are timed on (by default the time since this init).
+    public init(source: any ImageSource, policy: TransferPolicy = TransferPolicy(), workers: Int = ImageLoader.defaultWorkers,
+                priority: WorkerPriority = .recommended, wake: WakeSignal? = nil, colorMode: CellColorMode,
+                thumbnails: ThumbnailCache? = nil, output: ImageOutput = .symbols, now: (@Sendable () -> Duration)? = nil) {
+        self.source = source
+        let origin = ContinuousClock.now
+        let now = now ?? { ContinuousClock.now - origin }
         self.now = now
         inbox = Mailbox(wake: wake)
         state = Lock(State(queue: TransferQueue(policy: policy, now: now())))
-        pool = WorkerPool(workers: workers, name: "image worker", priority: priority) { ImagePreparer(colorMode: colorMode, output: output) }
+        pool = WorkerPool(workers: workers, name: "image worker", priority: priority) {
+            ImagePreparer(colorMode: colorMode, thumbnails: thumbnails, output: output)
+        }
     }
 
     deinit {
@@ -140,13 +154,13 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
     /// Never waits: with the lock held by a transfer's thread, the look is the next frame's.
     public func postDueCompletions() {
         var toCancel: [Task<Void, Never>] = []
-        var skipped = 0
+        var skipped = 0, abandoned = 0
         let time = now()
         let looked: Void? = state.withLockIfAvailable { state in
             for (url, transfer) in state.transfers {
                 transfer.interests.removeAll { interest in
                     guard interest.cancellation.isCancelled else { return false }
-                    if state.queue.isWaiting(url) { skipped += 1 }
+                    if state.queue.isWaiting(url) { skipped += 1 } else { abandoned += 1 }
                     return true
                 }
                 for index in transfer.interests.indices where transfer.interests[index].visibleSince == nil
@@ -178,6 +192,7 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
         }
         lookMissed.store(false, ordering: .relaxed)
         if skipped > 0 { tally.skipped.add(skipped, ordering: .relaxed) }
+        if abandoned > 0 { tally.abandoned.add(abandoned, ordering: .relaxed) }
         for task in toCancel { task.cancel() }
         pump(waiting: false)
     }
@@ -259,11 +274,11 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
         }
     }
 
-    /// The task that runs a transfer, started at once on the transport's threads.
+    /// The task that runs a transfer, started at once on Swift's threads.
     private func makeTask(_ transfer: Transfer, url: String) -> Task<Void, Never> {
         Task.detached(priority: .low) { [self] in
             BatchScheduling.enterOnCurrentThread()
-            if let kept = transport.keptPhoto(at: url) {
+            if let kept = source.keptImage(at: url) {
                 state.withLock { state in
                     transfer.fromKeptCopy = true
                     state.counters.keptCopies += 1
@@ -271,10 +286,10 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
                 finish(transfer, url: url, result: .success(kept))
                 return
             }
-            let result: Result<[UInt8], ImageError>
+            let result: Result<ImageInput, ImageError>
             do throws(ImageError) {
-                let kind = state.withLock { _ in transfer.kind }
-                result = .success(try await transport.photo(at: url, kind: kind) { [state] bytes, declared in
+                let (kind, request) = state.withLock { _ in (transfer.kind, transfer.interests.first?.request ?? 0) }
+                result = .success(try await source.image(at: url, kind: kind, request: request) { [state] bytes, declared in
                     state.withLock { state in
                         transfer.received += bytes
                         transfer.expected = declared
@@ -291,9 +306,9 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
     }
 
     /// A transfer ended: its live requests are prepared (or fail), its slot is free.
-    private func finish(_ transfer: Transfer, url: String, result: Result<[UInt8], ImageError>) {
+    private func finish(_ transfer: Transfer, url: String, result: Result<ImageInput, ImageError>) {
         let ended = now()
-        let interests: [Interest] = state.withLock { state in
+        let waiting: [Interest] = state.withLock { state in
             transfer.endedAt = ended
             if !transfer.cancelled { state.counters.transferTime.append((ended - transfer.startedAt).milliseconds) }
             if state.transfers[url] === transfer {
@@ -303,30 +318,35 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
             if transfer.fromKeptCopy { state.queue.refundStart() }
             guard !transfer.cancelled else { return [] }
             if case .failure = result { state.counters.failed += 1 }
-            return transfer.interests.filter { !$0.cancellation.isCancelled }
+            return transfer.interests
         }
+        // Cancelled since the last frame's look: they end here, unprepared.
+        let cancelled = waiting.count(where: \.cancellation.isCancelled)
+        if cancelled > 0 { tally.abandoned.add(cancelled, ordering: .relaxed) }
+        let interests = waiting.filter { !$0.cancellation.isCancelled }
         defer { pump() }
         switch result {
         case .failure(let error):
             tally.failed.add(interests.count, ordering: .relaxed)
             for interest in interests { inbox.post(AssetCompletion(request: interest.request, key: interest.key, result: .failure(error))) }
-        case .success(let bytes):
+        case .success(let input):
             for interest in interests {
                 pool.submit(priority: interest.cancellation.priority) { [self] preparer in
-                    prepare(bytes, for: interest, with: preparer, arrivedAt: ended)
+                    prepare(input, for: interest, with: preparer, arrivedAt: ended)
                 }
             }
         }
     }
 
-    private func prepare(_ bytes: [UInt8], for interest: Interest, with preparer: ImagePreparer, arrivedAt: Duration) {
+    /// The one prepare step: decode and convert on a worker, time it, post it.
+    private func prepare(_ input: ImageInput, for interest: Interest, with preparer: ImagePreparer, arrivedAt: Duration) {
         guard !interest.cancellation.isCancelled else {
             tally.abandoned.add(1, ordering: .relaxed)
             return
         }
         let result: Result<CellImage, ImageError>
         do throws(ImageError) {
-            result = .success(try preparer.prepare(bytes, as: interest.key.asset, columns: interest.key.columns, rows: interest.key.rows))
+            result = .success(try preparer.prepare(input, for: interest.key))
         } catch {
             result = .failure(error)
         }
@@ -335,6 +355,8 @@ public final class NetworkAssetLoader: AssetLoading, Sendable {
         let wanted = interest.visibleSince ?? (RequestPriority.isPrefetch(interest.cancellation.priority) ? nil : arrivedAt)
         let timeToImage = (done - interest.askedAt).milliseconds
         if case .success = result { tally.prepared.add(1, ordering: .relaxed) } else { tally.failed.add(1, ordering: .relaxed) }
+        // Posted even when cancelled meanwhile: the store caches it (D-011), unshown.
+        if case .success = result, interest.cancellation.isCancelled { tally.dropped.add(1, ordering: .relaxed) }
         workerSide.withLock { figures in
             figures.timeToImage.append(timeToImage)
             if let wanted { figures.visibleTimeToImage.append((done - wanted).milliseconds) }

@@ -1,8 +1,8 @@
 import FeedFormat
 import ImagePipeline
 
-/// The image pipeline's network loader fetches photos through the feed's client.
-extension HTTPFetcher: PhotoTransport {
+/// The image pipeline's loader fetches a feed's photos through its client.
+extension HTTPFetcher: ImageSource {
     /// The largest preview read: Mastodon's are tens of kilobytes, and 24 connections of
     /// endless bodies must not take the process past 300 MB (issue 43).
     public static let previewLimit = 4 << 20
@@ -12,10 +12,15 @@ extension HTTPFetcher: PhotoTransport {
     public static let photoDeadline: Duration = .seconds(60)
 
     /// A fresh copy in the disk cache, read without asking the network (counted as a hit).
-    public func keptPhoto(at url: String) -> [UInt8]? { keptFresh(url)?.bytes }
+    public func keptImage(at url: String) -> ImageInput? { keptFresh(url).map { .bytes($0.bytes) } }
 
-    /// Through the disk cache when there is one (issue 26); resumed after a dropped
-    /// connection where the server names the copy (D-044).
+    /// The photo at `url`, as ``photo(at:kind:onBytes:)`` reads it.
+    public func image(at url: String, kind: PhotoKind, request: Int, onBytes: @escaping @Sendable (Int, Int?) -> Void) async throws(ImageError) -> ImageInput {
+        .bytes(try await photo(at: url, kind: kind, onBytes: onBytes))
+    }
+
+    /// The photo at `url` through the disk cache when there is one (issue 26), resumed after a
+    /// dropped connection where the server names the copy (D-044), read up to the original's cap.
     public func photo(at url: String, onBytes: @escaping @Sendable (Int, Int?) -> Void) async throws(ImageError) -> [UInt8] {
         try await photo(at: url, kind: .original, onBytes: onBytes)
     }

@@ -1,7 +1,7 @@
-/// A ``NetworkAssetLoader``'s bookkeeping: its transfers, the requests waiting for each,
+/// A ``ImageLoader``'s bookkeeping: its transfers, the requests waiting for each,
 /// and what its workers record. The transfers live under the loader's lock; the workers'
 /// figures under a lock of their own (D-056).
-extension NetworkAssetLoader {
+extension ImageLoader {
     /// What the decoding workers record, under their own lock so the main thread never waits on one.
     struct WorkerFigures: Sendable {
         var timeToImage: [Double] = []
