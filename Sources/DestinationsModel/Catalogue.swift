@@ -51,14 +51,8 @@ public struct Catalogue: Sendable {
     /// posts, twice that at 98,000, a hitch each time a feed paged past a power of two. A
     /// `TreeDictionary` (a hash trie) adds a key by copying at most one path (D-055).
     private(set) var photoPaths: TreeDictionary<String, String>
-    /// A feed's originals by asset id (the grid shows `photoPaths`, the previews).
-    private var originalPaths: TreeDictionary<String, String> = [:]
-    /// A feed's status ids, each post once (pages may overlap when the timeline moves).
-    private var statusIDs: [String] = []
-    /// Each status id's post (0-based).
-    private var postsByStatusID: TreeDictionary<String, Int> = [:]
-    /// A feed's posts the person had favourited when their page was fetched (0-based).
-    private var favouritedPosts: Set<Int> = []
+    /// A feed's side: status ids, originals, pictures, warnings (``FeedParts``).
+    var feed = FeedParts()
     /// True for the posts of a feed (`--feed`): photos are URLs, and posts grow page by page.
     public private(set) var isFeed = false
     /// False while a ``PhotoFolderScan`` is still reading the folder: more entries follow.
@@ -123,42 +117,30 @@ public struct Catalogue: Sendable {
     }
 
     /// A feed's catalogue before its first page: posts are added by ``appendFeedPosts(_:)``.
-    public init(feedNamed name: String) {
+    /// `showsSensitive`: posts with a content warning are shown as they are from the start
+    /// (`--show-sensitive`).
+    public init(feedNamed name: String, showsSensitive: Bool = false) {
         entries = []
         photoPaths = [:]
         showsWholePhotosFirst = true
         region = PlainText.clean(name)
         isFeed = true
+        feed.showsSensitive = showsSensitive
     }
 
-    /// Adds a page of a feed's posts, in order, skipping statuses already here; returns how
-    /// many were added. Each post shows its preview in the grid and its original large.
-    @discardableResult
-    public mutating func appendFeedPosts(_ posts: [FeedPost]) -> Int {
-        precondition(isFeed, "appendFeedPosts: not a feed's catalogue")
-        var added = 0
-        for post in posts where postsByStatusID[post.statusID] == nil {
-            let id = entries.count + 1
-            postsByStatusID[post.statusID] = id - 1
-            entries.append(Entry(id: id, title: post.title, region: post.region, numberOfLikes: post.likes, assetID: "\(id)"))
-            photoPaths["\(id)"] = post.thumbnailURL
-            originalPaths["\(id)"] = post.photoURL
-            statusIDs.append(post.statusID)
-            if post.favourited { favouritedPosts.insert(id - 1) }
-            added += 1
-        }
-        return added
+    /// Appends an entry (a feed's post) and its photo; returns its post index (0-based).
+    mutating func appendEntry(title: String, region: String, likes: Int, photo: String) -> Int {
+        let id = entries.count + 1
+        entries.append(Entry(id: id, title: title, region: region, numberOfLikes: likes, assetID: "\(id)"))
+        photoPaths["\(id)"] = photo
+        return id - 1
     }
 
-    /// The status id of a feed's post `index` (nil outside a feed).
-    public func statusID(ofPost index: Int) -> String? { isFeed && index < statusIDs.count ? statusIDs[index] : nil }
-
-    /// The post (0-based) of a feed's status `id`, if a page brought it.
-    public func post(withStatusID id: String) -> Int? { postsByStatusID[id] }
-
-    /// Whether the person had favourited a feed's post `index` when its page was fetched
-    /// (its `favourites_count` then counts them); false for other posts.
-    public func isFavourited(ofPost index: Int) -> Bool { favouritedPosts.contains(index) }
+    /// Replaces entry `index`'s title (a feed's post revealed or hidden again).
+    mutating func retitleEntry(_ index: Int, to title: String) {
+        let entry = entries[index]
+        entries[index] = Entry(id: entry.id, title: title, region: entry.region, numberOfLikes: entry.numberOfLikes, assetID: entry.assetID)
+    }
 
     /// The folder's entries by name, hidden ones left out.
     static func fileNames(in folder: URL) throws(CatalogueError) -> [String] {
@@ -209,10 +191,11 @@ public struct Catalogue: Sendable {
         precondition(index >= 0, "Catalogue.post: index must be >= 0, got \(index)")
         let entry = entries[index % entries.count]
         let title = index < entries.count ? entry.title : "\(entry.title) #\(index / entries.count + 1)"
-        return DestinationPost(id: index + 1, title: title, region: entry.region, numberOfLikes: likes(ofPost: index),
-                               asset: AssetID(path: photoPaths[entry.assetID]!,
-                                              window: showsWholePhotosFirst && index < entries.count ? .whole : Self.window(for: index)),
-                               original: originalPaths[entry.assetID].map { AssetID(path: $0) })
+        var post = DestinationPost(id: index + 1, title: title, region: entry.region, numberOfLikes: likes(ofPost: index),
+                                   asset: AssetID(path: photoPaths[entry.assetID]!,
+                                                  window: showsWholePhotosFirst && index < entries.count ? .whole : Self.window(for: index)))
+        if isFeed { feed.describe(&post, index: index) }
+        return post
     }
 
     /// Post `index`'s likes in the catalogue, without making the post (no strings).

@@ -7,6 +7,9 @@ public final class PostIndex: Sendable {
     public let postCount: Int
     let catalogue: Catalogue
     public let entryCount: Int
+    /// The catalogue's ``Catalogue/textRevision`` it was built from (a post revealed since
+    /// changes what a filter may find).
+    public let textRevision: Int
     let titles: [UInt8], titleStarts: [Int]
     let regions: [UInt8], regionStarts: [Int]
     let titleRank: [Int], regionRank: [Int]
@@ -16,6 +19,7 @@ public final class PostIndex: Sendable {
         self.catalogue = catalogue
         self.postCount = postCount
         entryCount = catalogue.baseCount
+        textRevision = catalogue.textRevision
         let texts = (0..<entryCount).map { catalogue.entryText($0) }
         func pack(_ strings: [String]) -> ([UInt8], [Int]) {
             var bytes: [UInt8] = [], starts = [0]

@@ -13,7 +13,8 @@ public final class PostQueryEngine: Sendable {
 
     /// The ids of `catalogue`'s first `postCount` posts that `query` shows, in its order,
     /// or nil when cancelled midway. The index is built again only when the catalogue grew
-    /// (a photo folder still being read) or the post count changed.
+    /// (a photo folder still being read), the post count changed or a post's shown text
+    /// did (a warned post revealed).
     /// No filter in the catalogue's order is every post as it is: no index is built or
     /// kept for it (a feed growing page by page rebuilt one, and held a copy of the
     /// catalogue that made every page's append copy it whole on the main thread).
@@ -44,7 +45,8 @@ public final class PostQueryEngine: Sendable {
 
     private func indexAndLast(catalogue: Catalogue, postCount: Int) -> (PostIndex, (query: PostQuery, ids: [Int])?) {
         state.withLock { state in
-            if let index = state.index, index.postCount == postCount, index.entryCount == catalogue.baseCount {
+            if let index = state.index, index.postCount == postCount, index.entryCount == catalogue.baseCount,
+               index.textRevision == catalogue.textRevision {
                 return (index, state.last)
             }
             let index = PostIndex(catalogue: catalogue, postCount: postCount)

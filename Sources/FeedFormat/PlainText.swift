@@ -69,6 +69,10 @@ public enum PlainText {
         let scalars = Array(html.unicodeScalars)
         var index = 0
         var skippingUntil: String?  // inside <script> or <style>: their closing tag
+        // Mastodon's links: `<span class="invisible">https://</span>` parts are not shown,
+        // and a `<span class="ellipsis">` shown part ends in "…" (as its web UI draws them).
+        var spans: [(invisible: Bool, ellipsis: Bool)] = []
+        var hiddenDepth = 0
         while index < scalars.count {
             let scalar = scalars[index]
             if scalar == "<" {
@@ -79,7 +83,22 @@ public enum PlainText {
                     continue
                 }
                 if !tag.closing && !tag.selfClosing && (tag.name == "script" || tag.name == "style") { skippingUntil = tag.name }
+                if tag.name == "span" && !tag.selfClosing {
+                    if !tag.closing {
+                        let span = (invisible: tag.classes.contains("invisible"), ellipsis: tag.classes.contains("ellipsis"))
+                        if span.invisible { hiddenDepth += 1 }
+                        spans.append(span)
+                    } else if let span = spans.popLast() {
+                        if span.invisible { hiddenDepth -= 1 }
+                        if span.ellipsis && hiddenDepth == 0 { out.append("…") }
+                    }
+                    continue
+                }
                 if Self.breakingTags.contains(tag.name) { out.append(" ") }
+                continue
+            }
+            if hiddenDepth > 0 {
+                index += 1
                 continue
             }
             index += 1
@@ -101,6 +120,9 @@ public enum PlainText {
         var name: String
         var closing: Bool
         var selfClosing: Bool
+        /// The words of its `class` attribute (Mastodon marks a link's hidden parts `invisible`
+        /// and the cut end of a shown one `ellipsis`).
+        var classes: [Substring] = []
     }
 
     /// The tag opening at `start` (a `<`) and the index after its `>`, quoted attribute
@@ -119,9 +141,11 @@ public enum PlainText {
         }
         var quote: Unicode.Scalar?
         var last: Unicode.Scalar = " "
+        var attributes = String.UnicodeScalarView()
         while index < scalars.count {
             let scalar = scalars[index]
             index += 1
+            if attributes.count < 512 { attributes.append(scalar) }
             if let open = quote {
                 if scalar == open { quote = nil }
                 continue
@@ -130,10 +154,23 @@ public enum PlainText {
                 quote = scalar
                 continue
             }
-            if scalar == ">" { return (Tag(name: String(name), closing: closing, selfClosing: last == "/"), index) }
+            if scalar == ">" {
+                return (Tag(name: String(name), closing: closing, selfClosing: last == "/", classes: classes(in: String(attributes))), index)
+            }
             last = scalar
         }
         return nil
+    }
+
+    /// The words of a `class="…"` in a tag's attribute text (lowercased), empty without one.
+    static func classes(in attributes: String) -> [Substring] {
+        let lowered = attributes.lowercased()
+        guard let range = lowered.range(of: "class=") else { return [] }
+        var rest = lowered[range.upperBound...]
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return [] }
+        rest = rest.dropFirst()
+        let value = rest.prefix { $0 != quote }
+        return value.split(separator: " ")
     }
 
     /// The character reference after an `&` at `start` (`amp;`, `#39;`, `#x1F600;`) and the

@@ -13,6 +13,12 @@ struct ListContents: GridContents {
     /// Posts the catalogue says the person had liked.
     var favourited: Set<Int> = []
     func isFavourited(_ id: Int) -> Bool { favourited.contains(id) }
+    /// Posts behind a content warning.
+    var warned: Set<Int> = []
+    func hasWarning(_ id: Int) -> Bool { warned.contains(id) }
+    /// Pictures by post (1 when not listed).
+    var pictures: [Int: Int] = [:]
+    func pictureCount(_ id: Int) -> Int { pictures[id, default: 1] }
 }
 
 /// Every key's meaning, on the model alone: no terminal, no view, no clock.
@@ -183,5 +189,43 @@ struct ListContents: GridContents {
         _ = state.update(.savedPlace(post: "900", filter: "", order: .catalogue), in: grid)
         _ = state.update(.key(.down), in: grid)
         #expect(state.seeking.place == nil && !state.seeking.pagesToTheEnd, "another key ends both")
+    }
+
+    /// `x` shows a warned post as it is and hides it again; a post without a warning has
+    /// nothing to show. `--show-sensitive` starts the other way round.
+    @Test func xRevealsAWarnedPostAndHidesItAgain() {
+        var state = fresh()
+        var warned = grid
+        warned.warned = [1, 7]
+        #expect(state.isHidden(1, in: warned) && !state.isHidden(2, in: warned))
+        #expect(state.update(.key(.character("x")), in: warned) == [.hidden(1, false)])
+        #expect(!state.isHidden(1, in: warned) && state.isHidden(7, in: warned), "only the selected post")
+        #expect(state.update(.key(.character("x")), in: warned) == [.hidden(1, true)])
+        _ = state.update(.key(.right), in: warned)
+        #expect(state.update(.key(.character("x")), in: warned) == [], "post 2 has no warning")
+        var showing = GridModel(showsHUD: true, imageMode: .async, showsSensitive: true)
+        #expect(!showing.isHidden(1, in: warned) && !showing.isHidden(7, in: warned))
+        #expect(showing.update(.key(.character("x")), in: warned) == [.hidden(1, true)])
+    }
+
+    /// In the detail view, ←/→ (h/l) page through the open post's pictures and stop at
+    /// either end; opening a post starts at its first; `x` there reveals the open post.
+    @Test func theDetailViewPagesThroughAPostsPictures() {
+        var state = fresh()
+        var gallery = grid
+        gallery.pictures = [1: 3]
+        gallery.warned = [1]
+        #expect(state.update(.key(.enter), in: gallery) == [.openDetail(1)])
+        #expect(state.update(.key(.left), in: gallery) == [], "already the first")
+        #expect(state.update(.key(.right), in: gallery) == [.showPicture(1)])
+        #expect(state.update(.key(.character("l")), in: gallery) == [.showPicture(2)])
+        #expect(state.update(.key(.right), in: gallery) == [], "the last")
+        #expect(state.update(.key(.character("h")), in: gallery) == [.showPicture(1)])
+        #expect(state.selected == 1, "the grid's selection stays")
+        #expect(state.update(.key(.character("x")), in: gallery) == [.hidden(1, false)])
+        _ = state.update(.key(.escape), in: gallery)
+        _ = state.update(.key(.enter), in: gallery)
+        #expect(state.detailPicture == 0, "a post opens at its first picture")
+        #expect(!state.isHidden(1, in: gallery), "revealed stays revealed")
     }
 }

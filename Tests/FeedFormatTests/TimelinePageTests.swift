@@ -14,16 +14,21 @@ import Testing
 
     @Test func aStatusWithAnImageBecomesAPost() throws {
         let page = try parse("[\(Self.status("101", attachments: Self.image))]", link: #"<https://m.example/api/v1/timelines/public?max_id=101>; rel="next""#)
-        #expect(page.posts == [FeedPost(statusID: "101", title: "Lake at dawn", region: "Ana", likes: 12, thumbnailURL: "https://m.example/p.jpg",
-                                        photoURL: "https://m.example/o.jpg", width: 1600, height: 1200, blurhash: "LEHV6nWB2yk8pyo0adR*.7kCMdnj")])
+        #expect(page.posts == [FeedPost(statusID: "101", title: "Hello", region: "Ana", likes: 12, favourited: false,
+                                        pictures: [FeedPicture(previewURL: "https://m.example/p.jpg", url: "https://m.example/o.jpg", altText: "Lake at dawn",
+                                                               width: 1600, height: 1200, blurhash: "LEHV6nWB2yk8pyo0adR*.7kCMdnj")])])
         #expect(page.skipped == 0)
         #expect(page.next == "https://m.example/api/v1/timelines/public?max_id=101")
     }
 
-    @Test func withoutAltTextTheContentIsTheTitle() throws {
+    /// The person's words are the title; without any, the alt text; without that, "Untitled".
+    @Test func theContentIsTheTitleElseTheAltText() throws {
         let bare = #"{"type": "image", "url": "https://m.example/o.jpg", "description": null}"#
         let page = try parse("[\(Self.status("7", attachments: bare, content: "<p>Dolomites &amp; more</p>"))]")
         #expect(page.posts.first?.title == "Dolomites & more")
+        #expect(page.posts.first?.pictures.first?.altText == nil)
+        #expect(try parse("[\(Self.status("8", attachments: Self.image, content: ""))]").posts.first?.title == "Lake at dawn")
+        #expect(try parse("[\(Self.status("9", attachments: bare, content: "<p></p>"))]").posts.first?.title == "Untitled")
         #expect(page.posts.first?.thumbnailURL == "https://m.example/o.jpg", "no preview_url: the photo itself")
         #expect(page.posts.first?.blurhash == nil)
     }
@@ -51,18 +56,19 @@ import Testing
     @Test func aBoostShowsTheBoostedStatus() throws {
         let inner = Self.status("900", attachments: Self.image).replacingOccurrences(of: #""Ana""#, with: #""Bo""#)
         let page = try parse(#"[{"id": "901", "content": "", "account": {"display_name": "Booster"}, "media_attachments": [], "reblog": \#(inner)}]"#)
-        #expect(page.posts.map(\.statusID) == ["901"])
+        #expect(page.posts.map(\.statusID) == ["900"], "likes go to the boosted status: un-favouriting a boost's id finds nothing")
         #expect(page.posts.first?.region == "Bo")
+        #expect(page.posts.first?.boostedBy == "Booster")
     }
 
     @Test func hostileTextArrivesHarmless() throws {
-        let hostile = Self.status("1", attachments: Self.image.replacingOccurrences(of: "Lake at dawn", with: #"\u001b]0;owned\u0007\u001b[2J"#))
+        let hostile = Self.status("1", attachments: Self.image, content: #"\u001b]0;owned\u0007\u001b[2J"#)
             .replacingOccurrences(of: #""Ana""#, with: #""\u001b[31mRed\u009b""#)
         let post = try #require(try parse("[\(hostile)]").posts.first)
         #expect(post.title == "]0;owned[2J")
         #expect(post.region == "[31mRed")
         let long = String(repeating: "é", count: 5000)
-        let tooLong = try parse("[\(Self.status("2", attachments: Self.image.replacingOccurrences(of: "Lake at dawn", with: long)))]")
+        let tooLong = try parse("[\(Self.status("2", attachments: Self.image, content: long))]")
         #expect(tooLong.posts.first?.title.count == TimelinePage.maximumTitleLength)
     }
 

@@ -19,18 +19,21 @@ public enum FeedError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// One page of a timeline: the posts with an image, how many statuses were skipped, and
-/// where the next page is.
+/// One page of a timeline: the posts with a picture, how many statuses were skipped or
+/// filtered out, and where the next page is.
 public struct TimelinePage: Sendable, Hashable {
     public var posts: [FeedPost]
-    /// Statuses without an image attachment, or too malformed to show (each counted once).
+    /// Statuses without a picture, or too malformed to show (each counted once).
     public var skipped: Int
+    /// Statuses a filter of the person's own says to hide (`filter_action: "hide"`).
+    public var filteredOut: Int
     /// The `Link` header's `rel="next"` (nil: the last page).
     public var next: String?
 
-    public init(posts: [FeedPost], skipped: Int, next: String?) {
+    public init(posts: [FeedPost], skipped: Int, filteredOut: Int = 0, next: String?) {
         self.posts = posts
         self.skipped = skipped
+        self.filteredOut = filteredOut
         self.next = next
     }
 
@@ -38,6 +41,10 @@ public struct TimelinePage: Sendable, Hashable {
     public static let maximumTitleLength = 300
     /// Longest URL accepted.
     public static let maximumURLLength = 4096
+    /// Most pictures kept of one status (Mastodon allows 4; other servers more).
+    public static let maximumPictures = 16
+    /// Longest alt text kept (Mastodon allows 1,500 characters).
+    public static let maximumAltTextLength = 1500
 
     /// Reads a `GET /api/v1/timelines/…` body (a JSON array of statuses) and its `Link`
     /// header. A status that cannot be shown is skipped and counted, never fatal: a
@@ -57,11 +64,17 @@ public struct TimelinePage: Sendable, Hashable {
             throw .malformedJSON("\(error)")
         }
         var posts: [FeedPost] = []
-        var skipped = 0
+        var skipped = 0, filteredOut = 0
         for status in statuses {
-            if let post = status.value.flatMap(Self.post(from:)) { posts.append(post) } else { skipped += 1 }
+            if status.value.map(Self.isFilteredOut) == true {
+                filteredOut += 1
+            } else if let post = status.value.flatMap(Self.post(from:)) {
+                posts.append(post)
+            } else {
+                skipped += 1
+            }
         }
-        return TimelinePage(posts: posts, skipped: skipped, next: LinkHeader.next(in: link))
+        return TimelinePage(posts: posts, skipped: skipped, filteredOut: filteredOut, next: LinkHeader.next(in: link))
     }
 
     /// The `error` string of a JSON object body (Mastodon's error shape), cleaned.
@@ -79,24 +92,70 @@ public struct TimelinePage: Sendable, Hashable {
         }
     }
 
+    /// A filter of the person's says to hide it (Mastodon 4's `filtered`, on the status or
+    /// the boosted one).
+    static func isFilteredOut(_ status: Status) -> Bool {
+        let shown = status.reblog?.value ?? status
+        return (shown.filtered ?? []).contains { $0.value?.filter?.action == "hide" }
+            || (status.filtered ?? []).contains { $0.value?.filter?.action == "hide" }
+    }
+
     static func post(from status: Status) -> FeedPost? {
-        let shown = status.reblog?.value ?? status.asReblogged
-        guard let id = status.id, let attachment = shown.mediaAttachments?.compactMap(\.value).first(where: { $0.type == "image" }) else { return nil }
-        guard let photo = attachment.url.flatMap(Self.webURL) else { return nil }
-        let thumbnail = attachment.previewURL.flatMap(Self.webURL) ?? photo
-        var title = attachment.description.map(PlainText.clean) ?? ""
-        if title.isEmpty { title = shown.content.map(PlainText.fromHTML) ?? "" }
+        let boost = status.reblog?.value
+        let shown = boost ?? status
+        guard let id = shown.id ?? status.id else { return nil }
+        let pictures = (shown.mediaAttachments ?? []).compactMap(\.value).compactMap(Self.picture(from:)).prefix(maximumPictures)
+        guard !pictures.isEmpty else { return nil }
+        var title = shown.content.map(PlainText.fromHTML) ?? ""
+        if title.isEmpty { title = pictures.lazy.compactMap(\.altText).first ?? "" }
         if title.isEmpty { title = "Untitled" }
-        if title.count > maximumTitleLength { title = String(title.prefix(maximumTitleLength - 1)) + "…" }
-        var region = shown.account?.displayName.map(PlainText.clean) ?? ""
-        if region.isEmpty { region = shown.account?.acct.map(PlainText.clean) ?? "" }
-        if region.isEmpty { region = "Unknown" }
+        let author = shown.account.flatMap(Self.name(of:)) ?? "Unknown"
+        return FeedPost(statusID: id, title: Self.cut(title, to: maximumTitleLength), region: String(author.prefix(maximumTitleLength)),
+                        likes: max(0, shown.favouritesCount ?? 0), favourited: shown.favourited ?? false, pictures: Array(pictures),
+                        warning: warning(for: shown, boost: boost == nil ? nil : status),
+                        boostedBy: boost == nil ? nil : status.account.flatMap(Self.name(of:)).map { String($0.prefix(maximumTitleLength)) },
+                        url: shown.url.flatMap(Self.webURL))
+    }
+
+    /// Why the post is hidden until asked: its content warning, "sensitive", or a `warn`
+    /// filter's title; nil when nothing hides it. Mastodon's web UI hides the media of a
+    /// `sensitive` status even without a warning (toot showed those: toot #529).
+    static func warning(for shown: Status, boost: Status?) -> String? {
+        let spoiler = shown.spoilerText.map(PlainText.clean) ?? ""
+        if !spoiler.isEmpty { return cut(spoiler, to: maximumTitleLength) }
+        let filters = (shown.filtered ?? []) + (boost?.filtered ?? [])
+        if let warned = filters.lazy.compactMap({ $0.value?.filter }).first(where: { $0.action != "hide" }) {
+            let title = warned.title.map(PlainText.clean) ?? ""
+            return cut(title.isEmpty ? "filtered" : "filtered: \(title)", to: maximumTitleLength)
+        }
+        return shown.sensitive == true ? "sensitive" : nil
+    }
+
+    /// An `image` or a `gifv` attachment as a picture (nil for anything else, or one
+    /// without an http(s) URL).
+    static func picture(from attachment: Status.Attachment) -> FeedPicture? {
+        let animated = attachment.type == "gifv"
+        guard attachment.type == "image" || animated else { return nil }
+        let preview = attachment.previewURL.flatMap(Self.webURL)
+        // A gifv's `url` is a video: its still stands for it in the detail view too.
+        guard let original = animated ? preview : attachment.url.flatMap(Self.webURL) ?? preview else { return nil }
+        let alt = attachment.description.map { Self.cut(PlainText.clean($0), to: maximumAltTextLength) }
         let size = attachment.meta?.original
-        return FeedPost(statusID: id, title: title, region: String(region.prefix(maximumTitleLength)),
-                        likes: max(0, shown.favouritesCount ?? 0), favourited: shown.favourited ?? false,
-                        thumbnailURL: thumbnail, photoURL: photo,
-                        width: size?.width.flatMap { $0 > 0 ? $0 : nil }, height: size?.height.flatMap { $0 > 0 ? $0 : nil },
-                        blurhash: attachment.blurhash.flatMap { $0.count <= 200 ? $0 : nil })
+        return FeedPicture(previewURL: preview ?? original, url: original, altText: alt?.isEmpty == false ? alt : nil, isAnimated: animated,
+                           width: size?.width.flatMap { $0 > 0 ? $0 : nil }, height: size?.height.flatMap { $0 > 0 ? $0 : nil },
+                           blurhash: attachment.blurhash.flatMap { $0.count <= 200 ? $0 : nil })
+    }
+
+    /// An account's `display_name`, else its `acct`, cleaned; nil when both are empty.
+    static func name(of account: Status.Account) -> String? {
+        let display = account.displayName.map(PlainText.clean) ?? ""
+        if !display.isEmpty { return display }
+        let acct = account.acct.map(PlainText.clean) ?? ""
+        return acct.isEmpty ? nil : acct
+    }
+
+    static func cut(_ text: String, to length: Int) -> String {
+        text.count > length ? String(text.prefix(length - 1)) + "…" : text
     }
 
     /// `text` if it is an http or https URL of a sane length; nothing else is ever fetched.
@@ -127,6 +186,10 @@ struct FlexibleString: Decodable {
 struct Status: Decodable {
     var id: String?
     var content: String?
+    var url: String?
+    var sensitive: Bool?
+    var spoilerText: String?
+    var filtered: [Lenient<FilterResult>]?
     var account: Account?
     var favouritesCount: Int?
     var favourited: Bool?
@@ -169,6 +232,26 @@ struct Status: Decodable {
         }
     }
 
+    /// Mastodon 4's `FilterResult`: the person's filter that matched, and what it says to do.
+    struct FilterResult: Decodable {
+        var filter: Filter?
+        struct Filter: Decodable {
+            var title: String?
+            var action: String?
+            enum CodingKeys: String, CodingKey { case title, action = "filter_action" }
+            init(from decoder: any Decoder) throws {
+                let c = try decoder.container(keyedBy: CodingKeys.self)
+                title = try? c.decodeIfPresent(String.self, forKey: .title)
+                action = try? c.decodeIfPresent(String.self, forKey: .action)
+            }
+        }
+        enum CodingKeys: String, CodingKey { case filter }
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            filter = try? c.decodeIfPresent(Filter.self, forKey: .filter)
+        }
+    }
+
     struct Meta: Decodable {
         var original: Size?
         init(from decoder: any Decoder) throws {
@@ -190,20 +273,22 @@ struct Status: Decodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, content, account, favouritesCount = "favourites_count", favourited, mediaAttachments = "media_attachments", reblog
+        case id, content, url, sensitive, spoilerText = "spoiler_text", filtered
+        case account, favouritesCount = "favourites_count", favourited, mediaAttachments = "media_attachments", reblog
     }
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = (try? c.decodeIfPresent(FlexibleString.self, forKey: .id))?.text
         content = try? c.decodeIfPresent(String.self, forKey: .content)
+        url = try? c.decodeIfPresent(String.self, forKey: .url)
+        sensitive = try? c.decodeIfPresent(Bool.self, forKey: .sensitive)
+        spoilerText = try? c.decodeIfPresent(String.self, forKey: .spoilerText)
+        filtered = try? c.decodeIfPresent([Lenient<FilterResult>].self, forKey: .filtered)
         account = try? c.decodeIfPresent(Account.self, forKey: .account)
         favouritesCount = try? c.decodeIfPresent(Int.self, forKey: .favouritesCount)
         favourited = try? c.decodeIfPresent(Bool.self, forKey: .favourited)
         mediaAttachments = try? c.decodeIfPresent([Lenient<Attachment>].self, forKey: .mediaAttachments)
         reblog = try? c.decodeIfPresent(Box.self, forKey: .reblog)
     }
-
-    /// Itself, as the status whose content a boost shows.
-    var asReblogged: Status { self }
 }

@@ -106,6 +106,13 @@ public final class AssetStore {
         return .placeholder(placeholder)
     }
 
+    /// The placeholder of `key` even when its image is cached: what a picture hidden behind
+    /// a content warning shows (its BlurHash where the feed gave one).
+    /// - Complexity: O(cells).
+    public func placeholder(for key: PreparedImageKey) -> CellImage {
+        placeholders.placeholder(for: key.asset, columns: key.columns, rows: key.rows, colorMode: colorMode)
+    }
+
     /// Decodes at full size and prepares `key` on the calling thread, now: the seeds' wrong
     /// way (`--images sync`), kept to show what it costs a frame. Not cached.
     public func prepareOnThisThread(_ key: PreparedImageKey) -> Asset {

@@ -23,8 +23,8 @@ final class FeedSession {
     private let origin = ContinuousClock.now
     /// The first page, parsed, until the grid takes it.
     private(set) var firstPage: FeedPageArrival?
-    /// Statuses skipped (no image, too malformed) over all pages.
-    private(set) var skippedStatuses = 0
+    /// Statuses skipped (no picture, too malformed) and hidden by the person's filters, over all pages.
+    private(set) var skipped = (statuses: 0, filtered: 0)
     /// The last failure and when it will be retried, for the header; cleared by a page.
     private(set) var problem: (error: FetchError, retryAt: Duration?)?
     /// When the page under way was asked for (nil: none is); the header counts the wait.
@@ -65,7 +65,7 @@ final class FeedSession {
                 return wait.poll(status: "destinations: waiting for the first page from \(host)… \(seconds) s (q quits)")
             }
             firstPage = first
-            skippedStatuses = first.page.skipped
+            skipped = (first.page.skipped, first.page.filteredOut)
             pageLatencies.append(first.latency.milliseconds)
             offline.since = first.offlineSince
         } catch {
@@ -77,9 +77,10 @@ final class FeedSession {
         }
     }
 
-    /// The catalogue of the first page (posts are added as pages arrive).
-    func firstCatalogue() -> Catalogue {
-        var catalogue = Catalogue(feedNamed: URL(string: url)?.host ?? "feed")
+    /// The catalogue of the first page (posts are added as pages arrive); `showsSensitive`:
+    /// warned posts start as they are (the model starts the same way).
+    func firstCatalogue(showsSensitive: Bool = false) -> Catalogue {
+        var catalogue = Catalogue(feedNamed: URL(string: url)?.host ?? "feed", showsSensitive: showsSensitive)
         if let firstPage { catalogue.appendFeedPosts(firstPage.page.posts) }
         return catalogue
     }
@@ -98,7 +99,8 @@ final class FeedSession {
             switch event {
             case .arrived(let arrival):
                 arrivals.append(arrival)
-                skippedStatuses += arrival.page.skipped
+                skipped.statuses += arrival.page.skipped
+                skipped.filtered += arrival.page.filteredOut
                 pageLatencies.append(arrival.latency.milliseconds)
                 problem = nil
                 loadingSince = nil
@@ -163,7 +165,9 @@ final class FeedSession {
             return "offline — \(posts) cached posts from \(Self.shortDate(since))" + (problem.map { " · \($0.error)" } ?? "")
         }
         var text = "\(posts) posts · \(pages) page\(pages == 1 ? "" : "s")"
-        if skippedStatuses > 0 { text += " (\(skippedStatuses) without a photo)" }
+        let notShown = [skipped.statuses > 0 ? "\(skipped.statuses) without a picture" : nil,
+                        skipped.filtered > 0 ? "\(skipped.filtered) filtered out" : nil].compactMap { $0 }
+        if !notShown.isEmpty { text += " (" + notShown.joined(separator: ", ") + ")" }
         if let problem {
             // When it is tried again first: a server's message can be long enough to be cut off.
             text += " · " + (problem.retryAt.map { FeedWaitWords.retry(at: $0, now: now) + " — " } ?? "") + "\(problem.error)"

@@ -39,6 +39,9 @@ struct GridCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Browse a Mastodon-style timeline instead (e.g. https://host/api/v1/timelines/public, or destinations-feed's): pages follow its Link header as you scroll.", valueName: "url"))
     var feed: String?
 
+    @Flag(name: .customLong("show-sensitive"), help: "With --feed: show posts behind a content warning or marked sensitive as they are (by default they are hidden until you press x).")
+    var showSensitive = false
+
     @Option(help: ArgumentHelp("With --feed: sent as 'Authorization: Bearer' to the feed's own origin only. Other users can read it in the process list: prefer --token-file or DESTINATIONS_TOKEN.", valueName: "token"))
     var token: String?
 
@@ -120,8 +123,8 @@ struct GridCommand: ParsableCommand {
     func validate() throws {
         guard cellCost.isFinite, (0...1000).contains(cellCost) else { throw ValidationError("--cell-cost must be between 0 and 1000 ms, got \(cellCost)") }
         if feed != nil && (photos != nil || posts != nil) { throw ValidationError("--feed shows the feed's posts: it cannot be combined with --photos or --posts") }
-        if feed == nil && (token != nil || tokenFile != nil || trustCertificate != nil || allowHTTPToken) {
-            throw ValidationError("--token, --token-file, --allow-http-token and --trust-certificate go with --feed")
+        if feed == nil && (token != nil || tokenFile != nil || trustCertificate != nil || allowHTTPToken || showSensitive) {
+            throw ValidationError("--token, --token-file, --allow-http-token, --trust-certificate and --show-sensitive go with --feed")
         }
         if token != nil && tokenFile != nil { throw ValidationError("--token and --token-file: give the token one way") }
         if let posts, !(1...1_000_000).contains(posts) { throw ValidationError("--posts must be between 1 and 1000000, got \(posts)") }
@@ -150,7 +153,7 @@ struct GridCommand: ParsableCommand {
         let options = GridOptions(
             refreshRate: frame.refreshRate, prefetch: frame.prefetch == .on, images: images, cellCost: .milliseconds(cellCost),
             posts: posts, photos: photos, feed: feed, token: try TokenSource.token(flag: token, file: tokenFile), allowHTTPToken: allowHTTPToken,
-            trustCertificate: trustCertificate, latency: .milliseconds(latency), cacheBytes: cacheMb << 20, scenario: scenario,
+            showsSensitive: showSensitive, trustCertificate: trustCertificate, latency: .milliseconds(latency), cacheBytes: cacheMb << 20, scenario: scenario,
             duration: duration.map { .milliseconds($0 * 1000) } ?? (scenario != nil ? .seconds(5) : nil),
             seed: seed, graphics: graphics, thumbnailCache: !noThumbnailCache, traceFrames: frame.traceFile != nil, traceLifecycle: traceLifecycle != nil, stress: stress,
             workers: workers ?? ImageLoader.defaultWorkers, workerPriority: workerPriority, hud: hud.map { $0 == .on }, theme: theme,
@@ -209,6 +212,8 @@ struct GridOptions: Sendable {
     var token: String?
     /// `--allow-http-token`: the person accepts the token crossing a network in the clear.
     var allowHTTPToken = false
+    /// `--show-sensitive`: warned posts shown as they are from the start.
+    var showsSensitive = false
     var trustCertificate: String?
     var latency: Duration = .milliseconds(80)
     var cacheBytes = 64 << 20
@@ -273,7 +278,7 @@ struct GridOptions: Sendable {
             }
             let session = try FeedSession(url: feed, token: token, allowHTTPToken: allowHTTPToken, trust: trustCertificate, wake: wake, cache: cache,
                                           showsWait: scenario == nil)
-            let catalogue = session.firstCatalogue()
+            let catalogue = session.firstCatalogue(showsSensitive: showsSensitive)
             return LoadedCatalogue(catalogue: catalogue, posts: catalogue.baseCount, feed: session)
         }
         do {

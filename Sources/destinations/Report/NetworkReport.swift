@@ -24,6 +24,8 @@ struct NetworkReport {
     var keptNearlyDone: Int
     var promoted: Int
     var skippedStatuses: Int
+    /// Statuses the person's own filters hide (`filter_action: "hide"`).
+    var filteredStatuses: Int
     var pageLatency: (p50: Double, p95: Double)?
     var timeToImage: (p50: Double, p95: Double)?
     /// From a cell on screen wanting a photo to its image (``NetworkLoadCounters/visibleTimeToImage``).
@@ -53,7 +55,8 @@ struct NetworkReport {
         self.photoRetries = photoRetries
         keptNearlyDone = photos.keptNearlyDone
         promoted = photos.promoted
-        skippedStatuses = feed.skippedStatuses
+        skippedStatuses = feed.skipped.statuses
+        filteredStatuses = feed.skipped.filtered
         pageLatency = Self.percentiles(feed.pageLatencies)
         timeToImage = Self.percentiles(photos.timeToImage)
         visibleTimeToImage = Self.percentiles(photos.visibleTimeToImage)
@@ -83,12 +86,13 @@ struct NetworkReport {
             ("queue_wait_ms", percentiles(queueWait)), ("transfer_ms", percentiles(transferTime)), ("prepare_ms", percentiles(prepareTime)), ("page_latency_ms", percentiles(pageLatency)),
             ("image_bytes", "\(imageBytes)"), ("image_bytes_never_shown", "\(imageBytesNeverShown)"),
             ("skipped_statuses", "\(skippedStatuses)"),
+            ("filtered_statuses", "\(filteredStatuses)"),
         ]
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
 
     var text: String {
-        "network: \(requests) requests, \(bytes >> 10) KiB, \(pages) pages (\(skippedStatuses) statuses without a photo), \(transfers) photo transfers (\(keptCopies) from kept copies), "
+        "network: \(requests) requests, \(bytes >> 10) KiB, \(pages) pages (\(skippedStatuses) statuses without a picture, \(filteredStatuses) filtered out), \(transfers) photo transfers (\(keptCopies) from kept copies), "
             + "\(coalesced) coalesced, \(promoted) promoted, \(cancelledBeforeStart) cancelled before start, \(cancelledInFlight) in flight (\(bytesAfterCancel) bytes after the cancel), \(resumed) resumed, \(failedTransfers) failed (\(photoRetries) asked again)"
             + ", \(imageBytesNeverShown >> 10) of \(imageBytes >> 10) KiB of photos never shown"
             + (timeToImage.map { ", time to image p50 \(fixed($0.p50, 1)) ms, p95 \(fixed($0.p95, 1)) ms" } ?? "")

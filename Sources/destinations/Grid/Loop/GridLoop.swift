@@ -73,7 +73,8 @@ final class GridLoop: TerminalFrameDelegate {
         if graphics.output.drawsPixelCells { terminal.enablePixelImages() }
         let store = GridLaunch.assetStore(options: options, images: images, clock: clock, wake: wake,
                                           colorMode: GridLaunch.colorMode(for: terminal.capability), output: graphics.output, feed: loaded.feed)
-        model = GridModel(showsHUD: showsHUD, imageMode: options.images, prefetch: options.prefetch, refreshRate: options.refreshRate)
+        model = GridModel(showsHUD: showsHUD, imageMode: options.images, prefetch: options.prefetch, refreshRate: options.refreshRate,
+                          showsSensitive: options.showsSensitive)
         let execution: BackgroundExecution = if case .scripted = images { .inline } else { .serialQueue }
         view = GridView(model: model, catalogue: loaded.catalogue, postCount: loaded.posts, store: store, clock: clock,
                         theme: Theme.resolve(options.theme, background: terminal.probed.background), cellCost: options.cellCost,

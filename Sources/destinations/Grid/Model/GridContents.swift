@@ -14,4 +14,8 @@ protocol GridContents {
     /// its page was fetched; false for the bundled posts): what `L` toggles from when the
     /// person has not said otherwise.
     func isFavourited(_ id: Int) -> Bool
+    /// Whether post `id` carries a content warning (or is sensitive, or a filter warns of it).
+    func hasWarning(_ id: Int) -> Bool
+    /// How many pictures post `id` has (at least 1).
+    func pictureCount(_ id: Int) -> Int
 }

@@ -56,6 +56,10 @@ enum GridEffect: Equatable {
     case liked(Int, Bool)
     case openDetail(Int)
     case closeDetail
+    /// The open post's picture `index` is shown large.
+    case showPicture(Int)
+    /// Post `id` is now hidden behind its warning (true) or shown as it is (false).
+    case hidden(Int, Bool)
     /// Prefetching in idle frame time on or off.
     case idleWork(Bool)
     case refreshRate(RefreshRate)
@@ -66,7 +70,7 @@ enum GridEffect: Equatable {
     var actsOnTheShownGrid: Bool {
         switch self {
         case .requery, .selectionMoved, .fling, .scroll, .wheel, .page, .scrollToTop, .scrollToBottom, .liked, .openDetail: true
-        case .relayout, .repaint, .requeryQuietly, .reconfigure, .closeDetail, .idleWork, .refreshRate: false
+        case .relayout, .repaint, .requeryQuietly, .reconfigure, .closeDetail, .showPicture, .hidden, .idleWork, .refreshRate: false
         }
     }
 }

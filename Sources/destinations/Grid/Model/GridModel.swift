@@ -29,6 +29,10 @@ struct GridModel: Equatable {
     private(set) var seeking = Seeking()
     /// Prefetching in idle time and the refresh rate, as the person set them.
     private(set) var toggles: Toggles
+    /// Which warned posts are shown as they are (content warnings, sensitive media).
+    private(set) var sensitive: SensitiveWords
+    /// The picture of the open post shown large (0: its first).
+    private(set) var detailPicture = 0
 
     /// The person's toggles the frame loop carries out.
     struct Toggles: Equatable {
@@ -44,11 +48,15 @@ struct GridModel: Equatable {
         var pagesToTheEnd = false
     }
 
-    init(showsHUD: Bool, imageMode: ImageMode, prefetch: Bool = true, refreshRate: RefreshRate = .hz60) {
+    init(showsHUD: Bool, imageMode: ImageMode, prefetch: Bool = true, refreshRate: RefreshRate = .hz60, showsSensitive: Bool = false) {
         self.showsHUD = showsHUD
         self.imageMode = imageMode
         toggles = Toggles(prefetch: prefetch, refreshRate: refreshRate)
+        sensitive = SensitiveWords(showsAll: showsSensitive)
     }
+
+    /// Whether post `id` is hidden behind its warning now: the one place this is decided.
+    func isHidden(_ id: Int, in contents: some GridContents) -> Bool { sensitive.isHidden(id, warned: contents.hasWarning(id)) }
 
     /// The data a query must produce: which posts, in which order.
     var query: PostQuery { PostQuery(filter: filter, order: sortOrder, addedLikes: likes.added) }
@@ -126,7 +134,11 @@ struct GridModel: Equatable {
         case .enter:
             guard contents.index(of: selected) != nil else { return [] }
             detailID = selected
+            detailPicture = 0
             return [.openDetail(selected)]
+        case .character("x"):
+            guard contents.index(of: selected) != nil else { return [] }
+            return toggleHidden(selected, in: contents)
         case .character("j"), .down: return moveSelection(by: contents.columns, in: contents)
         case .character("k"), .up: return moveSelection(by: -contents.columns, in: contents)
         case .character("l"), .right: return moveSelection(by: 1, in: contents)
@@ -198,8 +210,26 @@ struct GridModel: Equatable {
         case .character("?"):
             showsHelp = true
             return []
+        case .character("x"): return toggleHidden(open, in: contents)
+        case .character("l"), .right: return turnPicture(by: 1, of: open, in: contents)
+        case .character("h"), .left: return turnPicture(by: -1, of: open, in: contents)
         default: return []
         }
+    }
+
+    /// `x`: a warned post shown as it is, or hidden again (Mastodon's "show more").
+    private mutating func toggleHidden(_ id: Int, in contents: some GridContents) -> [GridEffect] {
+        guard contents.hasWarning(id) else { return [] }
+        sensitive.toggle(id)
+        return [.hidden(id, isHidden(id, in: contents))]
+    }
+
+    /// ←/→ in the detail view: the open post's next or previous picture, stopping at either end.
+    private mutating func turnPicture(by delta: Int, of id: Int, in contents: some GridContents) -> [GridEffect] {
+        let target = min(max(detailPicture + delta, 0), contents.pictureCount(id) - 1)
+        guard target != detailPicture else { return [] }
+        detailPicture = target
+        return [.showPicture(target)]
     }
 
     /// Moves the selection by `delta` places in the order shown (±1 across, ±a row down),
@@ -235,5 +265,21 @@ struct LikeWords: Equatable {
         liked[id] = value
         let change = (value ? 1 : 0) - (favourited ? 1 : 0)
         added[id] = change == 0 ? nil : change
+    }
+}
+
+/// The person's word on warned posts: shown as they are or hidden, by post id, over the
+/// default (`--show-sensitive` shows all; a post toggled with `x` is the exception).
+struct SensitiveWords: Equatable {
+    private(set) var showsAll: Bool
+    /// Posts whose state is the opposite of the default.
+    private(set) var exceptions: Set<Int> = []
+
+    init(showsAll: Bool) { self.showsAll = showsAll }
+
+    func isHidden(_ id: Int, warned: Bool) -> Bool { warned && exceptions.contains(id) == showsAll }
+
+    mutating func toggle(_ id: Int) {
+        if exceptions.remove(id) == nil { exceptions.insert(id) }
     }
 }

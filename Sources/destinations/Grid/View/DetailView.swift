@@ -7,6 +7,8 @@ import ImagePipeline
 /// resize asks for a new image size.
 final class DetailView {
     let id: Int
+    /// Which of the post's pictures (0: the first).
+    let picture: Int
     let asset: AssetID
     private(set) var area: Rect
     private(set) var image: CellImage?
@@ -18,10 +20,12 @@ final class DetailView {
 
     /// Photos are about 16:10 and a cell about twice as tall as it is wide.
     static let cellAspect = 1.6 * 2
-    static let textRows = 5
+    /// Title, author, two lines of alt text, likes, keys; and the border.
+    static let textRows = 7
 
-    init(id: Int, asset: AssetID, area: Rect) {
+    init(id: Int, picture: Int = 0, asset: AssetID, area: Rect) {
         self.id = id
+        self.picture = picture
         self.asset = asset
         self.area = area
     }
@@ -71,14 +75,67 @@ final class DetailView {
         let textX = area.x + 3, width = area.width - 6
         var y = area.y + 1 + size.rows + 1
         var title = panel
-        title.bold = true
+        title.bold = !post.isHidden
+        title.underline = post.isHidden
         canvas.draw(post.title, at: Point(x: textX, y: y), width: width, style: title)
         y += 1
-        canvas.draw(post.region, at: Point(x: textX, y: y), width: width, style: theme.detailDim)
+        canvas.draw(post.boostedBy.map { "\(post.region) · ♺ \($0)" } ?? post.region, at: Point(x: textX, y: y), width: width, style: theme.detailDim)
         y += 1
+        for line in Self.aboutPicture(post, picture: picture, width: width) {
+            canvas.draw(line, at: Point(x: textX, y: y), width: width, style: panel)
+            y += 1
+        }
         canvas.draw(isLiked ? "♥ \(likes) · liked" : "♥ \(likes)", at: Point(x: textX, y: y), width: width, style: theme.detailLikes)
-        let state = isPlaceholder ? (failure == nil ? waitingText(size) : "") : "\(size.columns)×\(size.rows) cells"
-        canvas.draw("\(state)   Esc back  L \(isLiked ? "unlike" : "like")  q quit", at: Point(x: textX, y: y + 1), width: width,
-                    style: theme.detailDim)
+        let state = isPlaceholder ? (failure == nil && !post.isHidden ? waitingText(size) : "") : "\(size.columns)×\(size.rows) cells"
+        var keys = "Esc back  L \(isLiked ? "unlike" : "like")  q quit"
+        if post.warning != nil { keys = "x \(post.isHidden ? "show" : "hide")  " + keys }
+        if post.pictures.count > 1 { keys = "\(picture + 1)/\(post.pictures.count) ←/→  " + keys }
+        canvas.draw("\(state)   \(keys)", at: Point(x: textX, y: y + 1), width: width, style: theme.detailDim)
+    }
+
+    /// Two lines about the picture shown: its alt text (wrapped, cut with "…"), that it has
+    /// none, or — while the post is hidden — what `x` does. Never the alt text of a hidden post.
+    static func aboutPicture(_ post: DestinationPost, picture: Int, width: Int) -> [String] {
+        if post.isHidden { return ["Hidden: \(post.warning ?? "sensitive").", "x shows the post and its pictures."] }
+        guard post.pictures.indices.contains(picture) else { return ["", ""] }
+        let shown = post.pictures[picture]
+        let kind = shown.isAnimated ? "GIF, shown still" : "picture"
+        guard let alt = shown.altText else { return ["This \(kind) has no alt text.", ""] }
+        return wrap("ALT " + alt, width: width, lines: 2)
+    }
+
+    /// `text` in at most `lines` lines of `width` columns, broken at spaces where it can be,
+    /// the last cut with "…" when the text goes on.
+    static func wrap(_ text: String, width: Int, lines: Int) -> [String] {
+        guard width > 1 else { return Array(repeating: "", count: lines) }
+        var result: [String] = []
+        var rest = Substring(text)
+        while result.count < lines {
+            var used = 0, end = rest.startIndex, lastSpace: String.Index?
+            while end < rest.endIndex {
+                let w = DisplayWidth.of(rest[end])
+                if used + w > width { break }
+                if rest[end] == " " { lastSpace = end }
+                used += w
+                end = rest.index(after: end)
+            }
+            if end == rest.endIndex {
+                result.append(String(rest))
+                rest = ""
+                break
+            }
+            if result.count == lines - 1 {
+                var cut = rest[..<end]
+                while !cut.isEmpty && DisplayWidth.of(String(cut)) + 1 > width { cut = cut.dropLast() }
+                result.append(String(cut) + "…")
+                rest = ""
+                break
+            }
+            let breakAt = lastSpace ?? end
+            result.append(String(rest[..<breakAt]))
+            rest = rest[breakAt...].drop { $0 == " " }
+        }
+        while result.count < lines { result.append("") }
+        return result
     }
 }

@@ -74,6 +74,15 @@ final class GridPosts {
         return (before + 1)..<(postCount + 1)
     }
 
+    /// Hides a warned post behind its warning or shows it as it is (the model decided);
+    /// returns whether its text changed, so a filter in force must run again.
+    @discardableResult
+    func setHidden(_ hidden: Bool, id: Int) -> Bool {
+        let before = catalogue.textRevision
+        catalogue.setHidden(hidden, ofPost: id - 1)
+        return catalogue.textRevision != before
+    }
+
     /// True while a query is being computed or waits for the next commit.
     var isQuerying: Bool { source.hasBackgroundWork }
 
@@ -109,4 +118,6 @@ struct ShownPosts: GridContents {
     /// The data source answers nil outside the order shown.
     func identifier(at index: Int) -> Int? { source.itemIdentifier(for: ItemPath(item: index, section: 0)) }
     func isFavourited(_ id: Int) -> Bool { catalogue.isFavourited(ofPost: id - 1) }
+    func hasWarning(_ id: Int) -> Bool { catalogue.hasWarning(ofPost: id - 1) }
+    func pictureCount(_ id: Int) -> Int { catalogue.pictureCount(ofPost: id - 1) }
 }

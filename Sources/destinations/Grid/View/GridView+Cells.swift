@@ -18,13 +18,22 @@ extension GridView: CollectionViewPrefetching, CollectionViewDelegate {
         let started = clock.now
         defer { configureCost.record(clock.now - started) }
         let post = posts.catalogue.post(id - 1)
-        cell.title = post.title
+        cell.title = post.title  // a hidden post's is its warning
         cell.region = post.region
         cell.likes = likes(of: id)
         cell.isLiked = isLiked(id)
         cell.theme = theme
+        cell.marks = PostCell.Marks(post)
         if cellCost > .zero { clock.spin(for: cellCost) }
         let key = thumbnailKey(for: id)
+        if post.isHidden {
+            // Behind its warning: its BlurHash, and the thumbnail is neither fetched nor decoded.
+            cell.image = store.placeholder(for: key)
+            cell.isPlaceholder = true
+            cell.assetPath = key.asset.path
+            cell.failure = nil
+            return
+        }
         // `--images sync`: decoded at full size, here, while the frame waits (one a commit).
         let decodesHere = model.imageMode == .sync && syncDecodes.takeOne()
         let asset = decodesHere ? store.prepareOnThisThread(key) : store.asset(for: key)
@@ -41,6 +50,7 @@ extension GridView: CollectionViewPrefetching, CollectionViewDelegate {
     /// Starts preparing a post's thumbnail unless it is under way (the store keeps that
     /// record); the completion reconfigures the item, never a captured cell.
     private func requestThumbnail(_ id: Int, key: PreparedImageKey, at path: ItemPath) {
+        guard !posts.catalogue.isHidden(ofPost: id - 1) else { return }  // asked for once revealed
         let frame = collection.layout.frame(for: path), top = Int(collection.physics.offset)
         let distance = abs(frame.y - top)
         let visible = frame.y + frame.height > top && frame.y < top + collection.viewport.height

@@ -94,6 +94,12 @@ final class GridView {
         case .reconfigure(let ids): posts.source.reconfigureItems(ids)
         case .openDetail(let id): openDetail(id)
         case .closeDetail: closeDetail()
+        case .showPicture(let index): showPicture(index)
+        case .hidden(let id, let hidden):
+            // The catalogue's text follows, so a filter finds a revealed post's words only now.
+            if posts.setHidden(hidden, id: id), !model.filter.isEmpty { requery(animated: false) }
+            posts.source.reconfigureItems([id])
+            if detail?.id == id { showPicture(model.detailPicture) }
         case .relayout, .repaint, .liked, .idleWork, .refreshRate: assertionFailure("\(effect) is the loop's")
         }
     }

@@ -1,5 +1,6 @@
 import CellCanvas
 import CollectionKit
+import DestinationsModel
 import ImagePipeline
 
 /// A destination post in the grid: a thumbnail (placeholder until prepared) over its
@@ -17,6 +18,38 @@ final class PostCell: CollectionViewCell {
     var failure: String?
     /// Border and likes colours for the terminal's background.
     var theme = Theme.dark
+    /// What a feed's post says beyond its text: hidden, pictures, alt text, a GIF, a boost.
+    var marks = Marks()
+
+    /// A feed's post's marks, drawn over the thumbnail's last row and on the likes line.
+    struct Marks: Equatable {
+        /// Hidden behind its warning: the label drawn over the placeholder.
+        var hiddenLabel: String?
+        /// "1/4" for a post of several pictures.
+        var pictures: String?
+        /// The first picture has alt text.
+        var hasAltText = false
+        /// The first picture is a GIF (a gifv's still).
+        var isAnimated = false
+        /// Who boosted it.
+        var boostedBy: String?
+
+        init() {}
+
+        init(_ post: DestinationPost) {
+            if post.isHidden { hiddenLabel = post.warning == "sensitive" ? " sensitive · x shows " : " content warning · x shows " }
+            if post.pictures.count > 1 { pictures = "1/\(post.pictures.count)" }
+            hasAltText = !post.isHidden && post.pictures.first?.altText != nil
+            isAnimated = post.pictures.first?.isAnimated ?? false
+            boostedBy = post.boostedBy
+        }
+
+        /// The badge over the thumbnail's last row: "1/4 GIF ALT", nil when there is none.
+        var badge: String? {
+            let words = [pictures, isAnimated ? "GIF" : nil, hasAltText ? "ALT" : nil].compactMap { $0 }
+            return words.isEmpty ? nil : " " + words.joined(separator: " ") + " "
+        }
+    }
 
     /// Rows of a cell: border, thumbnail, title, region, likes, border.
     static let thumbnailRows = 7
@@ -27,6 +60,7 @@ final class PostCell: CollectionViewCell {
         isPlaceholder = true
         assetPath = ""
         failure = nil
+        marks = Marks()
     }
 
     /// The selection is a state the view draws, not a configuration: moving it configures nothing.
@@ -38,11 +72,21 @@ final class PostCell: CollectionViewCell {
             canvas.draw(" \(failure) ", at: Point(x: frame.x + 2, y: frame.y + 2), width: frame.width - 4,
                         style: CellStyle(foreground: .white, background: .red, bold: true), clip: clip)
         }
+        let label = CellStyle(foreground: .white, background: .black, bold: true)
+        if let hidden = marks.hiddenLabel {
+            canvas.draw(hidden, at: Point(x: frame.x + 2, y: frame.y + 1 + Self.thumbnailRows / 2), width: frame.width - 4, style: label, clip: clip)
+        }
+        if let badge = marks.badge, frame.width > badge.count + 4 {
+            canvas.draw(badge, at: Point(x: frame.x + frame.width - 2 - badge.count, y: frame.y + Self.thumbnailRows), style: label, clip: clip)
+        }
         let textX = frame.x + 2, width = frame.width - 4, top = frame.y + 1 + Self.thumbnailRows
-        canvas.draw(title, at: Point(x: textX, y: top), width: width, style: CellStyle(bold: true), clip: clip)
+        // A hidden post's title is its warning: drawn as one, not as the post's words.
+        canvas.draw(title, at: Point(x: textX, y: top), width: width,
+                    style: marks.hiddenLabel == nil ? CellStyle(bold: true) : CellStyle(underline: true), clip: clip)
         canvas.draw(region, at: Point(x: textX, y: top + 1), width: width, style: CellStyle(dim: true), clip: clip)
-        canvas.draw(isLiked ? "♥ \(likes) · liked" : "♥ \(likes)", at: Point(x: textX, y: top + 2), width: width,
-                    style: CellStyle(foreground: theme.likes, bold: isLiked), clip: clip)
+        var likesLine = isLiked ? "♥ \(likes) · liked" : "♥ \(likes)"
+        if let booster = marks.boostedBy { likesLine += " · ♺ \(booster)" }
+        canvas.draw(likesLine, at: Point(x: textX, y: top + 2), width: width, style: CellStyle(foreground: theme.likes, bold: isLiked), clip: clip)
     }
 
     /// The thumbnail size for a cell of `width` columns.
