@@ -69,7 +69,7 @@ struct FeedRoutes: Sendable {
         let query = request.uri.queryParameters
         let (indices, nextMaxID) = posts.page(maxID: query["max_id"].map(String.init), limit: query["limit"].flatMap { Int($0) })
         let base = "\(scheme)://\(request.head.authority ?? "127.0.0.1")"
-        let statuses = indices.map { posts.status(index: $0, base: base, media: media.facts(index: $0)) }
+        let statuses = indices.map { posts.status(index: $0, base: base, media: media.facts(index:)) }
         let body = Array(try JSONEncoder().encode(statuses))
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: pageCacheControl]
         if let nextMaxID {
@@ -135,11 +135,20 @@ struct FeedRoutes: Sendable {
             }
             return serverError()
         }
+        // A boost's own id, as Mastodon answers it: a favourite goes to the boosted status, an
+        // un-favourite finds no favourite of the boost and changes nothing (issue 45).
+        if let boosted = posts.boostedIndex(ofStatus: id) {
+            if on { _ = posts.setFavourite(true, index: boosted, idempotencyKey: key) }
+            stats.update { $0.favouritesByBoostID += 1 }
+            let base = "\(scheme)://\(request.head.authority ?? "127.0.0.1")"
+            let body = Array(try JSONEncoder().encode(posts.status(index: boosted, base: base, media: media.facts(index:))))
+            return respond(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: body, fate: fate, kind: .timeline)
+        }
         guard let index = posts.index(ofStatus: id) else { return jsonError(.notFound, "Record not found") }
         let (_, replayed) = posts.setFavourite(on, index: index, idempotencyKey: key)
         if replayed { stats.update { $0.replays += 1 } }
         let base = "\(scheme)://\(request.head.authority ?? "127.0.0.1")"
-        let body = Array(try JSONEncoder().encode(posts.status(index: index, base: base, media: media.facts(index: index))))
+        let body = Array(try JSONEncoder().encode(posts.status(index: index, base: base, media: media.facts(index:))))
         return respond(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: body, fate: fate, kind: .timeline)
     }
 

@@ -39,6 +39,8 @@ public struct FeedServer: Sendable {
         /// `--state`: favourites and answered idempotency keys kept in this file across a
         /// kill (nil: in memory).
         public var statePath: String?
+        /// `--shapes`: plain statuses, or the shapes real servers send.
+        public var shapes = StatusShapes.plain
 
         public init() {}
     }
@@ -61,7 +63,7 @@ public struct FeedServer: Sendable {
             throw FeedServerError(description: "\(error)")
         }
         guard options.posts > 0 else { throw FeedServerError(description: "--posts must be at least 1") }
-        let posts = try ServedPosts(catalogue: catalogue, count: options.posts, statePath: options.statePath)
+        let posts = try ServedPosts(catalogue: catalogue, count: options.posts, statePath: options.statePath, shapes: options.shapes)
         let folder = options.previewFolder.map { URL(fileURLWithPath: $0) } ?? Self.defaultPreviewFolder
         routes = FeedRoutes(posts: posts, media: MediaShop(posts: posts, folder: folder), shape: options.shape, dice: ShapeDice(seed: options.seed),
                             stats: stats, token: options.token, scheme: options.tlsCertificate == nil ? "http" : "https",

@@ -90,7 +90,7 @@ struct HostileRoutes: Sendable {
         let base = "\(scheme)://\(request.head.authority ?? "127.0.0.1")"
         var text = ""
         for index in 0..<min(5, posts.count) {
-            var status = posts.status(index: index, base: base, media: media.facts(index: index))
+            var status = posts.status(index: index, base: base, media: media.facts(index:))
             if escape {
                 status = StatusJSON(id: status.id, created_at: status.created_at, content: "<p>\u{1B}[2J\u{1B}]0;owned\u{07}Cleared?</p>", url: status.url,
                                     favourites_count: status.favourites_count, favourited: status.favourited,

@@ -17,11 +17,14 @@ final class ServedPosts: Sendable {
     private let favourites = Lock<(byPost: [Int: Bool], answered: Set<String>)>(([:], []))
     /// `--state`: where they are kept across a kill (nil: in memory only).
     private let journal: FavouriteJournal?
+    /// `--shapes`: plain statuses of one picture, or the shapes real servers send.
+    let shapes: StatusShapes
 
-    init(catalogue: Catalogue, count: Int, statePath: String? = nil) throws {
+    init(catalogue: Catalogue, count: Int, statePath: String? = nil, shapes: StatusShapes = .plain) throws {
         precondition(count > 0, "ServedPosts: count must be > 0")
         self.catalogue = catalogue
         self.count = count
+        self.shapes = shapes
         if let statePath {
             let (journal, lines) = try FavouriteJournal.open(path: statePath)
             self.journal = journal
@@ -36,7 +39,8 @@ final class ServedPosts: Sendable {
         }
     }
 
-    /// The 0-based index of status `id`, if it is one of ours.
+    /// The 0-based index of status `id`, if it is one of ours (a boost's own id is not:
+    /// ``boostedIndex(ofStatus:)``).
     func index(ofStatus id: String) -> Int? {
         guard let number = Int(id), number >= 1, number <= count else { return nil }
         return count - number
@@ -73,8 +77,17 @@ final class ServedPosts: Sendable {
         favourites.withLock { $0.byPost.filter(\.value).keys.map { count - $0 }.sorted() }
     }
 
-    /// The status of post `index` as Mastodon's JSON, its media at `base` (scheme and host).
-    func status(index: Int, base: String, media: MediaFacts) -> StatusJSON {
+    /// The status of post `index` as the timeline shows it, its media at `base`: plain, or
+    /// with `--shapes fediverse` warned, filtered, a gallery, a GIF, a video or a boost.
+    func status(index: Int, base: String, media: (Int) -> MediaFacts) -> StatusJSON {
+        switch shapes {
+        case .plain: plainStatus(index: index, base: base, media: media(index))
+        case .fediverse: fediverseStatus(index: index, base: base, media: media)
+        }
+    }
+
+    /// The status of post `index` as Mastodon's JSON, one picture, its media at `base` (scheme and host).
+    func plainStatus(index: Int, base: String, media: MediaFacts) -> StatusJSON {
         let post = catalogue.post(index)
         let id = String(statusID(ofIndex: index))
         let favourited = isFavourited(index)
@@ -107,43 +120,4 @@ struct MediaFacts: Sendable {
     var originalHeight: Int
     var previewWidth: Int
     var previewHeight: Int
-}
-
-// The subset of Mastodon's entities the app reads, with Mastodon's field names.
-struct StatusJSON: Encodable {
-    let id: String
-    let created_at: String
-    let content: String
-    let url: String
-    let favourites_count: Int
-    let favourited: Bool
-    let account: AccountJSON
-    let media_attachments: [AttachmentJSON]
-}
-
-struct AccountJSON: Encodable {
-    let id: String
-    let username: String
-    let acct: String
-    let display_name: String
-}
-
-struct AttachmentJSON: Encodable {
-    struct Size: Encodable {
-        let width: Int
-        let height: Int
-    }
-
-    struct Meta: Encodable {
-        let original: Size
-        let small: Size
-    }
-
-    let id: String
-    let type: String
-    let url: String
-    let preview_url: String
-    let description: String
-    let blurhash: String?
-    let meta: Meta
 }

@@ -25,6 +25,9 @@ public final class ServerStats: Sendable {
         public var resets = 0
         /// Idempotency keys seen again (answered without acting twice).
         public var replays = 0
+        /// Favourite and un-favourite requests that named a boost's own id, not the boosted
+        /// status's (a client that does so cannot take its like back on Mastodon).
+        public var favouritesByBoostID = 0
         /// The most transfers of one media URL in flight at the same time.
         public var mostConcurrentSameURL = 0
         /// Transfers of a media URL started while another of the same URL was in flight.

@@ -38,6 +38,8 @@ struct FeedCommand: AsyncParsableCommand {
     var preparePreviews = false
     @Option(name: .customLong("media-cache-control"), help: "Cache-Control of media responses.") var mediaCacheControl = "public, max-age=604800, immutable"
     @Option(name: .customLong("page-cache-control"), help: "Cache-Control of timeline pages.") var pageCacheControl = "public, max-age=30"
+    @Option(help: "How statuses look: plain (one picture each) or fediverse (content warnings, sensitive media, filters, galleries, GIFs, videos and boosts, as real servers send them).")
+    var shapes: StatusShapes = .plain
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
@@ -67,6 +69,7 @@ struct FeedCommand: AsyncParsableCommand {
         options.previewFolder = previewFolder
         options.mediaCacheControl = mediaCacheControl
         options.pageCacheControl = pageCacheControl
+        options.shapes = shapes
         let server: FeedServer
         do {
             server = try FeedServer(options: options)
@@ -87,3 +90,5 @@ struct FeedCommand: AsyncParsableCommand {
         }
     }
 }
+
+extension StatusShapes: ExpressibleByArgument {}

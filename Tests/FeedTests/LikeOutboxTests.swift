@@ -1,6 +1,6 @@
 import FeedClient
 import FeedFormat
-import FeedServer
+@testable import FeedServer
 import Foundation
 import SavedState
 import Testing
@@ -137,6 +137,47 @@ import Testing
         #expect(rolledBack.count == 1 && rolledBack.first?.0.title == "Gone" && rolledBack.first?.2 == false)
         #expect(rolledBack.first.map { "\($0.1)".contains("404") } == true, "the reason: \(rolledBack.first.map { "\($0.1)" } ?? "")")
         #expect(store.likes(in: feed.timeline)["123456"]?.liked == false && sender.rolledBack == 1)
+        await feed.stop()
+    }
+
+    /// Issue 45: a like and an un-like of a boost leave the server with neither. The app's
+    /// post for a boost is the boosted status, so both go to its id; the server answers a
+    /// boost's own id as Mastodon does (favourite reaches the boosted status, un-favourite
+    /// finds nothing), so the boost's id would leave the like behind — shown first.
+    @Test func aLikeAndAnUnlikeOfABoostLeaveTheServerWithNeither() async throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let feed = try await LoopbackFeed.start {
+            $0.statePath = serverState
+            $0.shapes = .fediverse
+        }
+        let fetcher = try HTTPFetcher()
+        let body = try await fetcher.fetch(feed.timeline + "?limit=40", limit: 8 << 20, deadline: .seconds(30)).bytes
+        let page = try TimelinePage.parse(body, link: nil)
+        let boost = try #require(page.posts.first { $0.boostedBy != nil }, "the fediverse shapes serve boosts")
+        #expect(boost.boostedBy == "Rover")
+        #expect(Int(boost.statusID)! < ServedPosts.boostIDOffset, "the boosted status's id, not the boost's")
+        let store = try StateStore(folder: folder)
+        let sender = try outbox(feed.timeline, store: store)
+        sender.start()
+        // The wrong way, to show the server keeps what a boost's id leaves behind.
+        let boostID = String(Int(boost.statusID)! + ServedPosts.boostIDOffset)
+        for liked in [true, false] {
+            try store.setLiked(liked, post: boostID, title: "boost", in: feed.timeline, send: true)
+            sender.wake()
+            #expect(await sender.drain(timeout: .seconds(30)))
+        }
+        #expect(feed.server.favouritedStatuses == [Int(boost.statusID)!], "un-favouriting a boost's id found nothing")
+        #expect(feed.stats.favouritesByBoostID == 2)
+        // The app's way: the boosted status's id, both times.
+        for liked in [true, false] {
+            try store.setLiked(liked, post: boost.statusID, title: boost.title, in: feed.timeline, send: true)
+            sender.wake()
+            #expect(await sender.drain(timeout: .seconds(30)))
+        }
+        sender.stop()
+        #expect(feed.server.favouritedStatuses.isEmpty, "neither like is left")
+        #expect(feed.stats.favouritesByBoostID == 2, "no request named the boost")
+        fetcher.shutdown()
         await feed.stop()
     }
 
