@@ -62,6 +62,7 @@ test-steps:
 	  if [ $$status = 2 ]; then echo "make test: SKIPPED the kitty end-to-end test: its terminal is not installed"; \
 	  elif [ $$status != 0 ]; then exit $$status; fi
 	python3 scripts/feed_e2e.py .build/debug/destinations .build/debug/destinations-feed
+	python3 scripts/fediverse_e2e.py .build/debug/destinations .build/debug/destinations-feed
 	@$(MAKE) --no-print-directory examples
 	@$(MAKE) --no-print-directory docs
 	@# The main-thread types cannot reach another thread: files the compiler must refuse.

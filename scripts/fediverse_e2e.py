@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""Real timelines as a careful client shows them (issue 45), in tmux at 160x48.
+
+    scripts/fediverse_e2e.py .build/debug/destinations .build/debug/destinations-feed
+
+destinations-feed serves `--shapes fediverse` (content warnings, sensitive media, the
+person's filters, galleries, GIFs, a video, boosts); the test reads the same first page
+itself and checks the screen against it:
+1. No hidden post's words reach the screen before `x`: for every status of the first
+   screen that is warned, sensitive or filtered "warn", its content and alt text are absent
+   and its warning is shown; a "hide" filter's statuses are absent, and the header counts
+   them ("filtered out"), as it counts the video ("without a picture").
+2. Galleries say `1/4` and `1/2`, a GIF says `GIF`, a boost says `♺ Rover`.
+3. `x` on a warned post shows its words; `x` again hides them.
+4. The detail view of a four-picture post pages with → to `2/4` (that picture has no alt
+   text, and says so) and stops at `4/4`.
+5. The grid never moves: every cell row has its borders in the same columns as the first.
+Times nothing: it polls until what it waits for is there (or 30 s pass).
+"""
+import html
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+from feedserver import FeedServer
+from screencheck import misaligned_rows
+
+SOCKET = "fediverse-e2e"
+
+
+def fail(message):
+    print(f"fediverse_e2e: FAIL: {message}")
+    sys.exit(1)
+
+
+def tmux(*args):
+    return subprocess.run(["tmux", "-L", SOCKET] + list(args), capture_output=True, text=True)
+
+
+def screen():
+    return tmux("capture-pane", "-p", "-t", "e2e").stdout
+
+
+def wait_for(predicate, what, timeout=30):
+    deadline = time.monotonic() + timeout
+    text = ""
+    while time.monotonic() < deadline:
+        text = screen()
+        if predicate(text):
+            return text
+        time.sleep(0.2)
+    fail(f"{what}; the screen:\n{text}")
+
+
+def plain(content):
+    """The words of a status's HTML, roughly as the app shows them (for looking them up)."""
+    text = re.sub(r"<[^>]+>", " ", content or "")
+    return " ".join(html.unescape(text).split())
+
+
+def grid_part(text):
+    """The screen above the HUD and the footer: the cells."""
+    lines = text.splitlines()
+    return "\n".join(lines[1:36])
+
+
+def main():
+    app, server = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    with FeedServer(server, "--posts", "120", "--shapes", "fediverse") as feed, tempfile.TemporaryDirectory() as scratch:
+        with urllib.request.urlopen(f"{feed.timeline}?limit=40", timeout=10) as response:
+            statuses = json.load(response)
+        shown, hidden_words, warnings, filtered = [], [], set(), []
+        for status in statuses:
+            inner = status.get("reblog") or status
+            pictures = [m for m in inner["media_attachments"] if m["type"] in ("image", "gifv")]
+            actions = [f["filter"]["filter_action"] for f in inner.get("filtered") or []]
+            if "hide" in actions:
+                filtered.append(plain(inner["content"]))
+                continue
+            if not pictures:
+                continue
+            warned = bool(inner.get("spoiler_text")) or inner.get("sensitive") or "warn" in actions
+            shown.append((inner, warned))
+            if warned:
+                hidden_words.append(plain(inner["content"]))
+                warnings.add(inner.get("spoiler_text") or ("filtered: " + inner["filtered"][0]["filter"]["title"] if actions else "sensitive"))
+        tmux("kill-server")
+        command = (f"env XDG_CACHE_HOME={scratch}/cache XDG_STATE_HOME={scratch}/state {app} --feed {feed.timeline} --hud off; sleep 60")
+        tmux("new-session", "-d", "-s", "e2e", "-x", "160", "-y", "48", command)
+        try:
+            first = wait_for(lambda text: "♥" in text and "posts ·" in text, "no feed on screen")
+            top = grid_part(first)
+            # 1. Hidden words: the statuses on the first screen (the first 15 posts shown).
+            on_screen = shown[:15]
+            for inner, warned in on_screen:
+                words = plain(inner["content"])
+                if warned and words in top:
+                    fail(f"a hidden post's words are on screen: {words!r}")
+                for media in inner["media_attachments"]:
+                    alt = media.get("description")
+                    if warned and alt and alt in top and alt != words:
+                        fail(f"a hidden post's alt text is on screen: {alt!r}")
+            seen_warnings = [w for w in warnings if w in top]
+            if not seen_warnings:
+                fail(f"no warning shown (expected some of {warnings})")
+            if "filtered out" not in first.splitlines()[0] or "without a picture" not in first.splitlines()[0]:
+                fail(f"the header does not count what it left out: {first.splitlines()[0]!r}")
+            for words in filtered:
+                if words in top:
+                    fail(f"a status a 'hide' filter hides is on screen: {words!r}")
+            # 2. Marks.
+            for mark in ["1/4", "GIF", "♺ Rover", "sensitive · x shows", "content warning · x shows"]:
+                if mark not in top:
+                    fail(f"{mark!r} is not on the first screen")
+            print(f"fediverse_e2e: first screen: {len([w for _, w in on_screen if w])} hidden posts, their words absent; "
+                  f"warnings shown: {sorted(seen_warnings)}; marks 1/4, GIF, ♺ Rover present")
+            # 5. Alignment.
+            bad = misaligned_rows(top)
+            if bad:
+                fail(f"cells out of alignment:\n" + "\n".join(bad))
+            # 3. x on the second post (a warned one in the fediverse shapes).
+            second, second_warned = shown[1]
+            if not second_warned:
+                fail("the fediverse shapes' second post is not warned")
+            words = plain(second["content"])
+            tmux("send-keys", "-t", "e2e", "l", "x")
+            wait_for(lambda text: words in grid_part(text), f"x did not show {words!r}")
+            tmux("send-keys", "-t", "e2e", "x")
+            wait_for(lambda text: words not in grid_part(text), f"x again did not hide {words!r}")
+            print(f"fediverse_e2e: x showed {words!r} and hid it again")
+            # 4. The gallery (the third post: four pictures).
+            tmux("send-keys", "-t", "e2e", "l", "Enter")
+            wait_for(lambda text: "1/4 ←/→" in text, "the detail view of the gallery does not say 1/4")
+            tmux("send-keys", "-t", "e2e", "Right")
+            at_two = wait_for(lambda text: "2/4 ←/→" in text, "→ did not turn to the second picture")
+            if "has no alt text" not in at_two:
+                fail("the second picture (without alt text) does not say so")
+            tmux("send-keys", "-t", "e2e", "Right", "Right", "Right", "Right")
+            wait_for(lambda text: "4/4 ←/→" in text, "→ did not stop at the fourth picture")
+            print("fediverse_e2e: the gallery pages 1/4 → 2/4 (no alt text, said) → 4/4 and stops")
+            tmux("send-keys", "-t", "e2e", "Escape", "q")
+        finally:
+            tmux("kill-server")
+    print("fediverse_e2e: PASS")
+
+
+if __name__ == "__main__":
+    main()
