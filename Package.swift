@@ -55,7 +55,8 @@ let package = Package(
 
         // Pure Swift layers.
         .target(name: "CoreKit", dependencies: ["CThreadScheduling"]),
-        .target(name: "CellCanvas", dependencies: ["CoreKit"]),
+        .target(name: "CTerminalWidth", path: "Sources/CTerminalWidth"),
+        .target(name: "CellCanvas", dependencies: ["CoreKit", "CTerminalWidth"]),
         .target(name: "RenderLoop", dependencies: ["CoreKit"]),
         .target(name: "DiffableData"),
 

@@ -144,12 +144,25 @@ public struct Canvas: Sendable, Equatable {
         let truncated = needed > limit
         let budget = truncated ? limit - 1 : limit
         var x = origin.x
-        for character in text {
-            let w = DisplayWidth.of(character)
-            if w == 0 { continue }
-            if x + w > origin.x + budget { break }
-            put(character, width: w, at: Point(x: x, y: origin.y), style: style, clip: area)
-            x += w
+        var full = false
+        for character in text where !full {
+            if TerminalGlyphs.isSettled(character) {
+                let w = DisplayWidth.of(character.unicodeScalars.first!)
+                if x + w > origin.x + budget { break }
+                put(character, width: w, at: Point(x: x, y: origin.y), style: style, clip: area)
+                x += w
+                continue
+            }
+            // A cluster terminals disagree on: drawn as the cells they agree on (issue 45).
+            TerminalGlyphs.cells(of: character) { cell, w in
+                guard !full else { return }
+                if x + w > origin.x + budget {
+                    full = true
+                    return
+                }
+                put(cell, width: w, at: Point(x: x, y: origin.y), style: style, clip: area)
+                x += w
+            }
         }
         if truncated && limit >= 1 {
             put("…", width: 1, at: Point(x: x, y: origin.y), style: style, clip: area)
