@@ -1,7 +1,7 @@
 # One command each for users, contributors and CI. `make run` and `make test` install
 # what they need first (Debian packages through apt-get; idempotent and quick when present).
 SWIFT        ?= swift
-DEPS         := libncurses-dev ncurses-term libturbojpeg0-dev libpng-dev libchafa-dev libglib2.0-dev libsqlite3-dev tmux pkg-config
+DEPS         := libncurses-dev ncurses-term libturbojpeg0-dev libpng-dev libwebp-dev libgif-dev libchafa-dev libglib2.0-dev libsqlite3-dev tmux pkg-config
 # The end-to-end tests' terminals under Xvfb, and screenshots: xterm emulating a VT340
 # (sixel), and Debian's kitty (kitty graphics by direct placement; software OpenGL).
 E2E_DEPS     := xterm xvfb x11-apps netpbm xfonts-base xdotool kitty libgl1-mesa-dri fonts-dejavu-core nginx-light

@@ -56,12 +56,14 @@ let package = Package(
         // Pure Swift layers.
         .target(name: "CoreKit", dependencies: ["CThreadScheduling"]),
         .target(name: "CTerminalWidth", path: "Sources/CTerminalWidth"),
+        .target(name: "CImageFormats", path: "Sources/CImageFormats",
+                linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpdemux"), .linkedLibrary("gif")]),
         .target(name: "CellCanvas", dependencies: ["CoreKit", "CTerminalWidth"]),
         .target(name: "RenderLoop", dependencies: ["CoreKit"]),
         .target(name: "DiffableData"),
 
         // Files to terminal cells, off the main thread.
-        .target(name: "ImagePipeline", dependencies: ["CoreKit", "CellCanvas", "CTurboJPEG", "CPNG", "CChafa",
+        .target(name: "ImagePipeline", dependencies: ["CoreKit", "CellCanvas", "CTurboJPEG", "CPNG", "CImageFormats", "CChafa",
                                                       .product(name: "HashTreeCollections", package: "swift-collections")]),
 
         // Layout, scrolling, cells and their lifecycle, prefetching, the diffable data source.
@@ -125,7 +127,7 @@ let package = Package(
         .executableTarget(
             name: "destinations-bench",
             dependencies: [
-                "CoreKit", "RenderLoop", "DiffableData", "ImagePipeline", "CellCanvas", "CollectionKit", "TestSupport",
+                "CoreKit", "RenderLoop", "DiffableData", "ImagePipeline", "CImageFormats", "CellCanvas", "CollectionKit", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks"

@@ -1,5 +1,6 @@
 import CoreKit
 import ArgumentParser
+import CImageFormats
 import Foundation
 import ImagePipeline
 import RenderLoop
@@ -25,8 +26,25 @@ struct ImageBench: ParsableCommand {
         if !FileManager.default.fileExists(atPath: largePNG) {
             try PNGCodec.write(try ImagePreparer(colorMode: .truecolor).decode(AssetID(path: volna), columns: 1, rows: 1, fullSize: true), to: largePNG)
         }
+        // The same photo as a WebP (quality 90, libwebp's encoder): GoToSocial's previews and
+        // Mastodon's WebP uploads (issue 45), against the baseline JPEG it was made from.
+        // Also both at a server's preview size (640×400, quality 80, made from the same pixels).
+        let folder = FileManager.default.temporaryDirectory
+        let webp = folder.appendingPathComponent("destinations-bench-2560.webp").path
+        let previewJPEG = folder.appendingPathComponent("destinations-bench-640.jpg").path
+        let previewWebP = folder.appendingPathComponent("destinations-bench-640.webp").path
+        let source = try ImagePreparer(colorMode: .truecolor).decode(AssetID(path: photos.appendingPathComponent("by-the-water.jpg").path),
+                                                                      columns: 1, rows: 1, fullSize: true)
+        let preview = try ImagePreparer(colorMode: .truecolor).decode(AssetID(path: photos.appendingPathComponent("by-the-water.jpg").path),
+                                                                       columns: 1, rows: 1).scaledToFit(box: 640)
+        try Self.writeWebP(source, quality: 90, to: webp)
+        try Self.writeWebP(preview, quality: 80, to: previewWebP)
+        try Data(try JPEGEncoder().encode(preview, quality: 80)).write(to: URL(fileURLWithPath: previewJPEG))
         let subjects = [
             Subject(label: "baseline JPEG 2560x1600", path: photos.appendingPathComponent("by-the-water.jpg").path),
+            Subject(label: "WebP 2560x1600 (same photo)", path: webp),
+            Subject(label: "preview JPEG 640x400", path: previewJPEG),
+            Subject(label: "preview WebP 640x400", path: previewWebP),
             Subject(label: "progressive JPEG 2560x1600", path: photos.appendingPathComponent("darkest-hour.jpg").path),
             Subject(label: "large JPEG 5120x2880", path: volna),
             Subject(label: "large PNG 5120x2880", path: largePNG),
@@ -82,9 +100,35 @@ struct ImageBench: ParsableCommand {
         let oneWorker = throughput(workers: 1, path: path, windows: windows)
         let twoWorkers = throughput(workers: 2, path: path, windows: windows)
         print("thumbnails per second (40x12, baseline, 120 distinct crops): 1 worker \(Measure.format(oneWorker, 1)), 2 workers \(Measure.format(twoWorkers, 1)) (\(Measure.format(twoWorkers / oneWorker, 2))x)")
+        // The WebP's thumbnail against the JPEG's, in this run (issue 45's bound: 1.5x).
+        for (label, jpeg, other) in [("2560x1600", subjects[0].path, webp), ("640x400 previews", previewJPEG, previewWebP)] {
+            if let thumbnails = webpRatio(jpeg: jpeg, webp: other, preparer: preparer) {
+                print("WebP thumbnail 40x12 against the JPEG's, \(label): \(Measure.format(thumbnails.webp)) ms / \(Measure.format(thumbnails.jpeg)) ms = \(Measure.format(thumbnails.webp / thumbnails.jpeg, 2))x")
+            }
+        }
         if json, let baseline {
             print("{\"thumb_ms_1worker\":\(Measure.json(baseline.thumb)),\"thumbs_per_s_1worker\":\(Measure.json(oneWorker)),\"thumbs_per_s_2workers\":\(Measure.json(twoWorkers)),\"chafa_cli_ms\":\(Measure.json(baseline.cli)),\"prepared_bytes_40x12\":\(baseline.bytes)}")
         }
+    }
+
+    /// `pixels` as a lossy WebP file at `path` (libwebp's encoder).
+    static func writeWebP(_ pixels: PixelBuffer, quality: Float, to path: String) throws {
+        var output: UnsafeMutablePointer<UInt8>?
+        let size = pixels.bytes.withUnsafeBufferPointer { cif_webp_encode($0.baseAddress, Int32(pixels.width), Int32(pixels.height), quality, &output) }
+        guard size > 0, let output else { throw ValidationError("libwebp could not encode the benchmark's WebP") }
+        defer { cif_free(output) }
+        try Data(bytes: output, count: size).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// Medians of a whole 40×12 preparation of each, interleaved run by run.
+    func webpRatio(jpeg: String, webp: String, preparer: ImagePreparer) -> (jpeg: Double, webp: Double)? {
+        var jpegTimes: [Double] = [], webpTimes: [Double] = []
+        for _ in 0..<max(runs, 5) {
+            jpegTimes.append(median(runs: 1) { _ = try? preparer.prepare(AssetID(path: jpeg), columns: 40, rows: 12) })
+            webpTimes.append(median(runs: 1) { _ = try? preparer.prepare(AssetID(path: webp), columns: 40, rows: 12) })
+        }
+        let middle = { (values: [Double]) in values.sorted()[values.count / 2] }
+        return (middle(jpegTimes), middle(webpTimes))
     }
 
     func median(runs count: Int? = nil, _ body: () -> Void) -> Double {

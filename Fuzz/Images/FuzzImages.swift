@@ -1,8 +1,9 @@
 import ImagePipeline
 import FuzzSupport
 
-/// libFuzzer target: arbitrary bytes as a photo file, through the format sniffer, the JPEG
-/// and PNG decoders (EXIF orientation, CMYK, DCT scaling), the crop and the cell
+/// libFuzzer target: arbitrary bytes as a photo file, through the format sniffer, the JPEG,
+/// PNG, WebP and GIF decoders (EXIF orientation, CMYK, DCT and WebP scaling, a GIF's first
+/// frame), the crop and the cell
 /// conversion, as a worker prepares a thumbnail, and through the PNG text-chunk reader the
 /// thumbnail cache trusts a cached PNG with. `make fuzz` builds it with
 /// `-sanitize=fuzzer,address -DFUZZING`; a normal build makes an empty

@@ -19,7 +19,7 @@ public enum CatalogueError: Error, Equatable, CustomStringConvertible {
         case let .empty(path): "\(path): the catalogue has no posts"
         case let .duplicateID(path, id): "\(path): post id \(id) appears more than once"
         case let .missingPhoto(path, assetID): "\(path): assetID \"\(assetID)\" has no photo in the photos folder"
-        case let .noPhotos(path, skipped): "\(path): no JPEG or PNG photos here\(skipped > 0 ? " (\(skipped) other files skipped)" : "")"
+        case let .noPhotos(path, skipped): "\(path): no JPEG, PNG, WebP or GIF photos here\(skipped > 0 ? " (\(skipped) other files skipped)" : "")"
         }
     }
 }
@@ -97,7 +97,7 @@ public struct Catalogue: Sendable {
         photoPaths = TreeDictionary(paths)
     }
 
-    /// The photos of any folder as posts: JPEG and PNG files (recognised by their first
+    /// The photos of any folder as posts: JPEG, PNG, WebP and GIF files (recognised by their first
     /// bytes, not their names), titled after the file, the folder as region. Unreadable and
     /// non-image files are skipped and listed in ``skippedFiles``; subfolders are not entered.
     /// Reads every file before it returns; ``PhotoFolderScan`` returns after the first screen.

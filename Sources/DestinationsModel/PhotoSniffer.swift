@@ -1,3 +1,4 @@
+import ImagePipeline
 /// Tells photos from other files by their first bytes, so a folder of anything can be
 /// browsed: a misnamed file is judged by its content, anything else is skipped with its
 /// reason.
@@ -8,7 +9,7 @@
 /// `/dev/zero` would never end. Symbolic links are followed as the kernel does (a loop is
 /// refused by `open` with ELOOP).
 enum PhotoSniffer {
-    enum Kind { case jpeg, png }
+    enum Kind { case jpeg, png, webp, gif }
 
     struct Rejection: Error, Equatable {
         let reason: String
@@ -34,10 +35,14 @@ enum PhotoSniffer {
         defer { Platform.close(descriptor) }
         guard let type = Platform.fileType(of: descriptor) else { return .failure(Rejection(reason: "cannot be read")) }
         guard type == .regular else { return .failure(Rejection(reason: describe(type))) }
-        guard let bytes = Platform.readHead(descriptor, count: 8) else { return .failure(Rejection(reason: "cannot be read")) }
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return .success(.jpeg) }
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .success(.png) }
-        return .failure(Rejection(reason: bytes.isEmpty ? "empty" : "not a JPEG or PNG"))
+        guard let bytes = Platform.readHead(descriptor, count: 12) else { return .failure(Rejection(reason: "cannot be read")) }
+        switch ImageFormat(sniffing: bytes) {
+        case .jpeg: return .success(.jpeg)
+        case .png: return .success(.png)
+        case .webp: return .success(.webp)
+        case .gif: return .success(.gif)
+        case nil: return .failure(Rejection(reason: bytes.isEmpty ? "empty" : "not a JPEG, PNG, WebP or GIF"))
+        }
     }
 
     private static func reason(for failure: Platform.OpenFailure, path: String) -> String {

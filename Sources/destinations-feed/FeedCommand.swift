@@ -17,7 +17,7 @@ struct FeedCommand: AsyncParsableCommand {
 
     @Option(help: "Address to listen on (loopback unless you say otherwise).") var host = "127.0.0.1"
     @Option(help: "Port; 0 takes any free one (the one taken is printed).") var port = 8080
-    @Option(help: ArgumentHelp("Serve this folder's JPEG and PNG photos instead of the bundled posts.", valueName: "dir")) var photos: String?
+    @Option(help: ArgumentHelp("Serve this folder's JPEG, PNG, WebP and GIF photos instead of the bundled posts.", valueName: "dir")) var photos: String?
     @Option(help: "Posts in the timeline (the photos repeat, each post its own crop).") var posts = 1000
     @Option(help: ArgumentHelp("Latency before each response's headers, jittered ±50 %.", valueName: "ms")) var latency = 0
     @Option(help: ArgumentHelp("Body bytes per second of each response, in KB/s (0: unlimited).", valueName: "kbps")) var bandwidth = 0

@@ -408,12 +408,12 @@ import Testing
         #expect(report["posts"] as? Int == photos)
         #expect(report["skipped_files"] as? Int == 4, "notes.txt, empty.jpg, the broken link and the pipe are skipped and counted")
         let reasons = Dictionary(uniqueKeysWithValues: (report["skipped"] as? [[String: String]] ?? []).map { ($0["name"] ?? "", $0["reason"] ?? "") })
-        #expect(reasons == ["notes.txt": "not a JPEG or PNG", "empty.jpg": "empty", "gone.jpg": "a broken link", "pipe \"1\".jpg": "a named pipe, not a photo"], "\(reasons)")
+        #expect(reasons == ["notes.txt": "not a JPEG, PNG, WebP or GIF", "empty.jpg": "empty", "gone.jpg": "a broken link", "pipe \"1\".jpg": "a named pipe, not a photo"], "\(reasons)")
 
         let empty = folder.appendingPathComponent("empty-folder")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         let none = try AppProcess.run(["--photos", empty.path, "--scenario", "steady", "--duration", "0.5"])
-        #expect(none.status == 1 && none.stderr.contains("no JPEG or PNG photos here"), "\(none.stderr)")
+        #expect(none.status == 1 && none.stderr.contains("no JPEG, PNG, WebP or GIF photos here"), "\(none.stderr)")
         let missing = try AppProcess.run(["--photos", "/nonexistent/folder", "--scenario", "steady", "--duration", "0.5"])
         #expect(missing.status == 1 && missing.stderr.contains("/nonexistent/folder"), "\(missing.stderr)")
     }

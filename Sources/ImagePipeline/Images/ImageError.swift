@@ -38,7 +38,7 @@ public enum ImageError: Error, Sendable, Hashable, CustomStringConvertible {
         case .missing(let path): "\(path): no such file"
         case .unreadable(let path, let reason): "\(path): cannot read (\(reason))"
         case .empty(let path): "\(path): empty file"
-        case .notAnImage(let path): "\(path): not a JPEG or PNG image"
+        case .notAnImage(let path): "\(path): not a JPEG, PNG, WebP or GIF image"
         case .tooLarge(let path, let width, let height):
             if ImageLimits.exceeded(width: width, height: height) {
                 "\(path): \(width)×\(height) pixels is over the limit of \(ImageLimits.maximumPixels / 1_000_000) megapixels"
@@ -98,13 +98,21 @@ public enum ImageFormat: Sendable {
     case jpeg
     /// PNG (its 8-byte signature).
     case png
+    /// WebP (`RIFF`, a length, `WEBP`).
+    case webp
+    /// GIF (`GIF87a` or `GIF89a`).
+    case gif
 
-    /// The format `data` starts as, or nil for neither.
+    /// The format `data` starts as, or nil for none of them.
     public init?(sniffing data: [UInt8]) {
         if data.count >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF {
             self = .jpeg
         } else if data.count >= 8 && data[0..<8].elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
             self = .png
+        } else if data.count >= 12 && data[0..<4].elementsEqual(Array("RIFF".utf8)) && data[8..<12].elementsEqual(Array("WEBP".utf8)) {
+            self = .webp
+        } else if data.count >= 6 && (data[0..<6].elementsEqual(Array("GIF87a".utf8)) || data[0..<6].elementsEqual(Array("GIF89a".utf8))) {
+            self = .gif
         } else {
             return nil
         }

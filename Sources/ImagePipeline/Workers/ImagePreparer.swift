@@ -112,6 +112,8 @@ public final class ImagePreparer {
             guard let (width, height) = jpeg.headerSize(data) else { return nil }
             return ExifOrientation(jpeg: data).swapsAxes ? (height, width) : (width, height)
         case .png: return PNGCodec.headerSize(data)
+        case .webp: return WebPCodec.headerSize(data)
+        case .gif: return GIFCodec.headerSize(data)
         case nil: return nil
         }
     }
@@ -168,6 +170,12 @@ public final class ImagePreparer {
             let planned: (bytes: Int, width: Int, height: Int)? = switch format {
             case .jpeg: jpeg.plannedBytes(data, covering: minimum)
             case .png: PNGCodec.headerSize(data).flatMap { ImageLimits.exceeded(width: $0.0, height: $0.1) ? nil : ($0.0 * $0.1 * 4, $0.0, $0.1) }
+            case .gif: GIFCodec.headerSize(data).flatMap { ImageLimits.exceeded(width: $0.0, height: $0.1) ? nil : ($0.0 * $0.1 * 4, $0.0, $0.1) }
+            case .webp: WebPCodec.headerSize(data).flatMap { canvas -> (bytes: Int, width: Int, height: Int)? in
+                guard !ImageLimits.exceeded(width: canvas.width, height: canvas.height) else { return nil }
+                let size = WebPCodec.decodedSize(canvas: canvas, covering: minimum)
+                return (size.width * size.height * 4, size.width, size.height)
+            }
             case nil: nil
             }
             if let planned {
@@ -177,6 +185,8 @@ public final class ImagePreparer {
         switch format {
         case .jpeg: return try jpeg.decode(data, path: path, covering: minimum)
         case .png: return try PNGCodec.decode(data, path: path)
+        case .webp: return try WebPCodec.decode(data, path: path, covering: minimum)
+        case .gif: return try GIFCodec.decode(data, path: path)
         case nil: throw .notAnImage(path: path)
         }
     }

@@ -33,7 +33,7 @@ struct GridCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Number of posts, 1 to 1000000 (the catalogue repeats, each post a distinct crop). Default 1000, or one per photo with --photos.", valueName: "n"))
     var posts: Int?
 
-    @Option(help: ArgumentHelp("Browse this folder's JPEG and PNG photos instead of the bundled Assets (other files are skipped and counted).", valueName: "dir"))
+    @Option(help: ArgumentHelp("Browse this folder's JPEG, PNG, WebP and GIF photos instead of the bundled Assets (other files are skipped and counted).", valueName: "dir"))
     var photos: String?
 
     @Option(help: ArgumentHelp("Browse a Mastodon-style timeline instead (e.g. https://host/api/v1/timelines/public, or destinations-feed's): pages follow its Link header as you scroll.", valueName: "url"))
