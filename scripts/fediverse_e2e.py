@@ -15,6 +15,9 @@ itself and checks the screen against it:
 4. The detail view of a four-picture post pages with → to `2/4` (that picture has no alt
    text, and says so) and stops at `4/4`.
 5. The grid never moves: every cell row has its borders in the same columns as the first.
+6. Every fixture of Tests/Fixtures/Fediverse (real servers' shapes, every script and emoji
+   sequence in names, content and alt text), served by scripts/fixtureserver.py: the first
+   screen's borders line up, and no warned post's words are on it.
 Times nothing: it polls until what it waits for is there (or 30 s pass).
 """
 import html
@@ -28,6 +31,7 @@ import time
 import urllib.request
 
 from feedserver import FeedServer
+from fixtureserver import FixtureServer
 from screencheck import misaligned_rows
 
 SOCKET = "fediverse-e2e"
@@ -146,7 +150,40 @@ def main():
             tmux("send-keys", "-t", "e2e", "Escape", "q")
         finally:
             tmux("kill-server")
+    fixtures(app)
     print("fediverse_e2e: PASS")
+
+
+def fixtures(app):
+    folder = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Tests/Fixtures/Fediverse")
+    for name in sorted(f for f in os.listdir(folder) if f.endswith(".json")):
+        with FixtureServer(os.path.join(folder, name)) as server, tempfile.TemporaryDirectory() as scratch:
+            hidden = []
+            for status in server.statuses:
+                inner = status.get("reblog") or status
+                actions = [f["filter"]["filter_action"] for f in inner.get("filtered") or []]
+                if inner.get("spoiler_text") or inner.get("sensitive") or actions:
+                    words = plain(inner.get("content"))
+                    if len(words) >= 12:
+                        hidden.append(words[:24])
+            tmux("kill-server")
+            command = f"env XDG_CACHE_HOME={scratch}/cache XDG_STATE_HOME={scratch}/state {app} --feed {server.timeline} --hud off; sleep 60"
+            tmux("new-session", "-d", "-s", "e2e", "-x", "160", "-y", "48", command)
+            try:
+                text = wait_for(lambda t: "♥" in t and "posts ·" in t, f"{name}: no feed on screen")
+                time.sleep(1.0)  # the thumbnails that arrive redraw their cells
+                text = screen()
+                top = grid_part(text)
+                bad = misaligned_rows(top)
+                if bad:
+                    fail(f"{name}: cells out of alignment:\n" + "\n".join(bad) + "\n" + text)
+                leaked = [words for words in hidden if words in top]
+                if leaked:
+                    fail(f"{name}: hidden words on screen: {leaked}")
+                rows = len([line for line in top.splitlines() if "♥" in line])
+                print(f"fediverse_e2e: {name}: {rows} rows of cells aligned, {len(hidden)} warned posts' words absent")
+            finally:
+                tmux("kill-server")
 
 
 if __name__ == "__main__":

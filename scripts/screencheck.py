@@ -26,16 +26,22 @@ def border_columns(line):
 
 
 def misaligned_rows(text):
-    """Rows whose borders are not where the first row of boxes has them, with the row."""
-    rows = [line for line in text.splitlines() if line.strip().startswith(("│", "┌", "└"))]
+    """Rows whose borders are not where the widest row of boxes has them (a row may hold
+    fewer cells, the last of a feed: its borders must be the first ones), with the row.
+    Only the rows where a border can be told from a picture are read: the boxes' top and
+    bottom edges and the three text rows (title, author, likes; the likes row has the
+    heart) — a thumbnail drawn in symbols may hold box-drawing characters itself."""
+    lines = text.splitlines()
+    rows = [line for line in lines if line.strip().startswith(("┌", "└"))]
+    for index, line in enumerate(lines):
+        if "♥" in line and line.strip().startswith("│"):
+            rows += [lines[i] for i in (index - 2, index - 1, index) if i >= 0]
     if not rows:
         return []
-    expected = border_columns(rows[0])
+    expected = max((border_columns(line) for line in rows), key=len)
     bad = []
-    for number, line in enumerate(rows):
+    for line in rows:
         found = border_columns(line)
-        if found and found != expected[:len(found)] and len(found) == len(expected):
-            bad.append(f"row {number}: borders at {found}, expected {expected}: {line}")
-        elif found and len(found) != len(expected) and line.strip().startswith("│"):
-            bad.append(f"row {number}: {len(found)} borders, expected {len(expected)}: {line}")
+        if found != expected[:len(found)] or len(found) % 2:
+            bad.append(f"borders at {found}, expected {expected}: {line}")
     return bad
