@@ -61,6 +61,17 @@ def wait_for(predicate, what, timeout=30):
     fail(f"{what}; the screen:\n{text}")
 
 
+def stop_app(scratch):
+    """Ends the tmux server and waits (up to 10 s) until no app of this run is left, so its
+    folders can be removed: an app still writing its disk cache made the removal fail."""
+    tmux("kill-server")
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if subprocess.run(["pgrep", "-f", scratch], capture_output=True).returncode != 0:
+            return
+        time.sleep(0.1)
+
+
 def plain(content):
     """The words of a status's HTML, roughly as the app shows them (for looking them up)."""
     text = re.sub(r"<[^>]+>", " ", content or "")
@@ -149,7 +160,7 @@ def main():
             print("fediverse_e2e: the gallery pages 1/4 → 2/4 (no alt text, said) → 4/4 and stops")
             tmux("send-keys", "-t", "e2e", "Escape", "q")
         finally:
-            tmux("kill-server")
+            stop_app(scratch)
     fixtures(app)
     print("fediverse_e2e: PASS")
 
@@ -183,7 +194,7 @@ def fixtures(app):
                 rows = len([line for line in top.splitlines() if "♥" in line])
                 print(f"fediverse_e2e: {name}: {rows} rows of cells aligned, {len(hidden)} warned posts' words absent")
             finally:
-                tmux("kill-server")
+                stop_app(scratch)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,17 @@ public struct Canvas: Sendable, Equatable {
     public private(set) var rows: Int
     /// Every cell, row by row (`cells[y * columns + x]`).
     public private(set) var cells: [Cell]
+    /// Spans of cells that link to a web page (OSC 8), for a terminal that draws links;
+    /// cleared by ``reset(columns:rows:fill:)``.
+    public private(set) var links: [Link] = []
+
+    /// Cells `x..<x + width` of row `y` link to `url` (drawn as such where the terminal can).
+    public struct Link: Sendable, Equatable {
+        public let x: Int
+        public let y: Int
+        public let width: Int
+        public let url: String
+    }
 
     /// A canvas of `columns` × `rows` cells, each `fill`.
     public init(columns: Int, rows: Int, fill: Cell = .blank) {
@@ -32,6 +43,16 @@ public struct Canvas: Sendable, Equatable {
         cells.withUnsafeMutableBufferPointer { buffer in
             for index in buffer.indices { buffer[index] = fill }
         }
+        if !links.isEmpty { links.removeAll(keepingCapacity: true) }
+    }
+
+    /// Marks the `width` cells from `origin` (clipped to the canvas) as a link to `url`; a
+    /// URL with anything but printable ASCII is not a link (it would end up in an escape
+    /// sequence).
+    public mutating func link(_ url: String, at origin: Point, width: Int) {
+        guard origin.y >= 0, origin.y < rows, origin.x >= 0, origin.x < columns, width > 0, !url.isEmpty,
+              url.utf8.count <= 2048, url.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return }
+        links.append(Link(x: origin.x, y: origin.y, width: min(width, columns - origin.x), url: url))
     }
 
     /// Becomes a copy of `other`, into its own storage when the sizes match (no allocation,
@@ -43,6 +64,7 @@ public struct Canvas: Sendable, Equatable {
             self = Canvas(columns: other.columns, rows: other.rows)
             return assign(other)
         }
+        links = other.links
         cells.withUnsafeMutableBufferPointer { target in
             other.cells.withUnsafeBufferPointer { source in
                 _ = target.update(fromContentsOf: source)

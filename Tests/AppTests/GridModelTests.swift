@@ -223,6 +223,7 @@ struct ListContents: GridContents {
         #expect(state.update(.key(.character("h")), in: gallery) == [.showPicture(1)])
         #expect(state.selected == 1, "the grid's selection stays")
         #expect(state.update(.key(.character("x")), in: gallery) == [.hidden(1, false)])
+        #expect(state.update(.key(.character("o")), in: gallery) == [.openPage(1)], "o: the post's web page")
         _ = state.update(.key(.escape), in: gallery)
         _ = state.update(.key(.enter), in: gallery)
         #expect(state.detailPicture == 0, "a post opens at its first picture")

@@ -1,5 +1,6 @@
 import CellCanvas
 import CoreKit
+import Foundation
 
 /// The real terminal through ncurses: a ``TerminalSession`` and its ``CanvasPresenter``.
 public final class NcursesBackend: TerminalBackend, TerminalImageOutput, TerminalOutputFlow {
@@ -17,7 +18,9 @@ public final class NcursesBackend: TerminalBackend, TerminalImageOutput, Termina
         let session = TerminalSession()
         session.delivery = delivery
         try session.start()
-        return NcursesBackend(session: session)
+        let backend = NcursesBackend(session: session)
+        backend.presenter.drawsLinks = Hyperlinks.isSupported(environment: ProcessInfo.processInfo.environment)
+        return backend
     }
 
     /// ncurses writing into /dev/null at a fixed size, its bytes still counted.

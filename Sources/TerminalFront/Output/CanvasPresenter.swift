@@ -44,7 +44,21 @@ public final class CanvasPresenter {
     public var coalescedFrames: Int { diff.coalescedFrames }
     /// A frame was coalesced and none sent since: the screen is behind the canvas.
     public var hasCoalescedFrame: Bool { diff.hasCoalescedFrame }
-    private let synchronized: Bool
+    /// What the terminal does beyond cells: synchronized output, links (and the links drawn last).
+    private var features: Features
+
+    struct Features {
+        let synchronized: Bool
+        var drawsLinks = false
+        var linksShown: [Canvas.Link] = []
+    }
+
+    /// Draws the canvas's links (OSC 8) over their cells; off unless the terminal draws
+    /// them (``Hyperlinks/isSupported(environment:)``).
+    public var drawsLinks: Bool {
+        get { features.drawsLinks }
+        set { features.drawsLinks = newValue }
+    }
     private let writer: TerminalWriter
     private let capture: UpdateCapture?
     /// The frame being assembled (kept: no allocation in the steady state).
@@ -59,7 +73,7 @@ public final class CanvasPresenter {
     /// A presenter for a started `session`.
     public init(session: TerminalSession) {
         capability = session.capability
-        synchronized = session.supportsSynchronizedOutput
+        features = Features(synchronized: session.supportsSynchronizedOutput)
         writer = session.writer
         capture = session.capture
         colorPairs = ColorPairs(limit: capability == .none ? 1 : Curses.colorPairLimit)
@@ -163,7 +177,12 @@ public final class CanvasPresenter {
         // frame writes it again, in its own pair if one is free by then.
         let sends = diff.finish(canvas, plan: plan, cellsSent: written, showing: (pixels?.fallbackShown ?? []) + colorPairs.approximated)
         colorPairs.approximated.removeAll(keepingCapacity: true)
-        guard sends || pixels?.hasLingeringDeletions == true else {
+        // Links go over their cells again whenever cells were written (ncurses may have
+        // rewritten theirs) or the links changed.
+        let linksChanged = features.drawsLinks && canvas.links != features.linksShown
+        let drawsLinks = features.drawsLinks && !canvas.links.isEmpty && (written > 0 || plan.clears || linksChanged)
+        if features.drawsLinks { features.linksShown = canvas.links }
+        guard sends || linksChanged || pixels?.hasLingeringDeletions == true else {
             counts.bytesInLastFrame = 0
             return
         }
@@ -173,15 +192,16 @@ public final class CanvasPresenter {
         // frame: ncurses' buffer is empty between updates (each doupdate ends with a
         // flush), so the capture after it holds exactly this frame's cells.
         capture?.take(into: &frameBytes)
-        if synchronized { frameBytes += Self.beginSynchronized }
+        if features.synchronized { frameBytes += Self.beginSynchronized }
         let preamble = pixels?.preamble ?? []
         frameBytes += preamble
         Curses.update()
         capture?.take(into: &frameBytes)
+        if drawsLinks { frameBytes += Hyperlinks.overlay(canvas.links, of: canvas) }
         let strips = pixels?.takeStrips() ?? []
         frameBytes += strips
         lastPixelBytes = (preamble, strips)
-        if synchronized { frameBytes += Self.endSynchronized }
+        if features.synchronized { frameBytes += Self.endSynchronized }
         // Queued, not written: the frame loop writes it right after the commit.
         if sending { writer.queue(frameBytes) }
         let sent = frameBytes.count

@@ -1,3 +1,4 @@
+import Foundation
 import RenderLoop
 
 /// The one interpreter of effects: what an update asked of the terminal, the scheduler,
@@ -9,6 +10,9 @@ extension GridLoop {
         case .repaint: terminal.invalidate()
         case .liked(let id, let liked):
             sources.personal?.record(liked, post: view.posts.stateKey(of: id), title: view.catalogue.post(id - 1).title)
+        case .openPage(let id):
+            let result = PageOpener.open(view.catalogue.post(id - 1).url, environment: ProcessInfo.processInfo.environment)
+            view.detail?.note = result
         case .idleWork(let on): scheduler.isIdleWorkEnabled = on
         case .refreshRate(let rate): scheduler.changeRefreshRate(to: rate)
         case .scrollToBottom:

@@ -60,6 +60,8 @@ enum GridEffect: Equatable {
     case showPicture(Int)
     /// Post `id` is now hidden behind its warning (true) or shown as it is (false).
     case hidden(Int, Bool)
+    /// Open post `id`'s web page in the person's browser (`o`), or say where to paste it.
+    case openPage(Int)
     /// Prefetching in idle frame time on or off.
     case idleWork(Bool)
     case refreshRate(RefreshRate)
@@ -70,7 +72,7 @@ enum GridEffect: Equatable {
     var actsOnTheShownGrid: Bool {
         switch self {
         case .requery, .selectionMoved, .fling, .scroll, .wheel, .page, .scrollToTop, .scrollToBottom, .liked, .openDetail: true
-        case .relayout, .repaint, .requeryQuietly, .reconfigure, .closeDetail, .showPicture, .hidden, .idleWork, .refreshRate: false
+        case .relayout, .repaint, .requeryQuietly, .reconfigure, .closeDetail, .showPicture, .hidden, .openPage, .idleWork, .refreshRate: false
         }
     }
 }

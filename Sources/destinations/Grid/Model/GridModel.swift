@@ -211,6 +211,7 @@ struct GridModel: Equatable {
             showsHelp = true
             return []
         case .character("x"): return toggleHidden(open, in: contents)
+        case .character("o"): return [.openPage(open)]
         case .character("l"), .right: return turnPicture(by: 1, of: open, in: contents)
         case .character("h"), .left: return turnPicture(by: -1, of: open, in: contents)
         default: return []

@@ -20,8 +20,10 @@ final class DetailView {
 
     /// Photos are about 16:10 and a cell about twice as tall as it is wide.
     static let cellAspect = 1.6 * 2
-    /// Title, author, two lines of alt text, likes, keys; and the border.
-    static let textRows = 7
+    /// Title, author, two lines of alt text, likes, the status's page, keys; and the border.
+    static let textRows = 8
+    /// What `o` did ("opened in your browser", or where to paste the page), shown on the keys' line.
+    var note: String?
 
     init(id: Int, picture: Int = 0, asset: AssetID, area: Rect) {
         self.id = id
@@ -86,11 +88,19 @@ final class DetailView {
             y += 1
         }
         canvas.draw(isLiked ? "♥ \(likes) · liked" : "♥ \(likes)", at: Point(x: textX, y: y), width: width, style: theme.detailLikes)
+        y += 1
+        if let url = post.url {
+            // A link where the terminal draws them (OSC 8), the plain address elsewhere.
+            let drawn = canvas.draw(url, at: Point(x: textX, y: y), width: width, style: theme.detailDim)
+            canvas.link(url, at: Point(x: textX, y: y), width: drawn)
+        }
+        y -= 1
         let state = isPlaceholder ? (failure == nil && !post.isHidden ? waitingText(size) : "") : "\(size.columns)×\(size.rows) cells"
         var keys = "Esc back  L \(isLiked ? "unlike" : "like")  q quit"
         if post.warning != nil { keys = "x \(post.isHidden ? "show" : "hide")  " + keys }
+        if post.url != nil { keys = "o open page  " + keys }
         if post.pictures.count > 1 { keys = "\(picture + 1)/\(post.pictures.count) ←/→  " + keys }
-        canvas.draw("\(state)   \(keys)", at: Point(x: textX, y: y + 1), width: width, style: theme.detailDim)
+        canvas.draw(note ?? "\(state)   \(keys)", at: Point(x: textX, y: y + 2), width: width, style: theme.detailDim)
     }
 
     /// Two lines about the picture shown: its alt text (wrapped, cut with "…"), that it has

@@ -100,7 +100,7 @@ final class GridView {
             if posts.setHidden(hidden, id: id), !model.filter.isEmpty { requery(animated: false) }
             posts.source.reconfigureItems([id])
             if detail?.id == id { showPicture(model.detailPicture) }
-        case .relayout, .repaint, .liked, .idleWork, .refreshRate: assertionFailure("\(effect) is the loop's")
+        case .relayout, .repaint, .liked, .idleWork, .refreshRate, .openPage: assertionFailure("\(effect) is the loop's")
         }
     }
 

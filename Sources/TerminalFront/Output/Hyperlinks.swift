@@ -1,0 +1,40 @@
+import CellCanvas
+
+/// Links (OSC 8) drawn over the cells ncurses wrote: ncurses knows nothing of them, so the
+/// presenter writes each link's cells again, inside `ESC ] 8 ; ; URL ST … ESC ] 8 ; ; ST`,
+/// after ncurses' update, cursor and attributes saved and restored around them (DECSC,
+/// DECRC) so ncurses' idea of the cursor stays true. A terminal that does not draw links
+/// gets the plain text ncurses wrote (``isSupported(environment:)`` decides).
+public enum Hyperlinks {
+    /// Whether the terminal draws OSC 8 links, from what its environment says: kitty, foot,
+    /// WezTerm, Ghostty, iTerm2, VS Code's terminal, VTE (GNOME Terminal, Tilix …) 0.50 and
+    /// later, Konsole 21.08 and later. Not xterm, and not inside tmux or screen (tmux 3.3
+    /// swallows the sequence). `DESTINATIONS_HYPERLINKS=1` or `0` decides instead.
+    public static func isSupported(environment: [String: String]) -> Bool {
+        if let forced = environment["DESTINATIONS_HYPERLINKS"], forced == "0" || forced == "1" { return forced == "1" }
+        if environment["TMUX"] != nil || environment["STY"] != nil { return false }
+        let term = environment["TERM"] ?? ""
+        if ["kitty", "foot", "wezterm", "ghostty"].contains(where: term.contains) { return true }
+        if ["iTerm.app", "WezTerm", "vscode", "ghostty"].contains(environment["TERM_PROGRAM"] ?? "") { return true }
+        if let vte = environment["VTE_VERSION"].flatMap(Int.init), vte >= 5000 { return true }
+        if let konsole = environment["KONSOLE_VERSION"].flatMap(Int.init), konsole >= 210800 { return true }
+        return false
+    }
+
+    /// The bytes that draw `links` of `canvas` as links (their cells written again, underlined).
+    public static func overlay(_ links: [Canvas.Link], of canvas: Canvas) -> [UInt8] {
+        guard !links.isEmpty else { return [] }
+        var out: [UInt8] = Array("\u{1B}7".utf8)
+        for link in links where link.y < canvas.rows {
+            out += Array("\u{1B}[\(link.y + 1);\(link.x + 1)H\u{1B}[0;4m\u{1B}]8;;\(link.url)\u{1B}\\".utf8)
+            for x in link.x..<min(link.x + link.width, canvas.columns) {
+                let cell = canvas[x, link.y]
+                if cell.isContinuation { continue }
+                cell.forEachScalar { scalar in out += Array(String(Character(Unicode.Scalar(scalar) ?? " ")).utf8) }
+            }
+            out += Array("\u{1B}]8;;\u{1B}\\".utf8)
+        }
+        out += Array("\u{1B}[0m\u{1B}8".utf8)
+        return out
+    }
+}
