@@ -33,6 +33,16 @@ struct FeedRoutes: Sendable {
         for timeline in ["api/v1/timelines/public", "api/v1/timelines/home"] {
             router.get(RouterPath(stringLiteral: timeline)) { request, _ in try await self.timeline(request) }
         }
+        // An account's statuses and a tag's timeline (issue 45: `@user@server`, `#tag@server`).
+        router.get("api/v1/accounts/lookup") { request, _ in try await self.lookup(request) }
+        router.get("api/v1/accounts/:id/statuses") { request, context in
+            let id = context.parameters.get("id") ?? ""
+            return try await self.timeline(request) { self.posts.handle(ofIndex: $0) == id }
+        }
+        router.get("api/v1/timelines/tag/:tag") { request, context in
+            let tag = (context.parameters.get("tag") ?? "").lowercased()
+            return try await self.timeline(request) { self.posts.catalogue.post($0).title.lowercased().contains(tag) }
+        }
         router.get("media/preview/:name") { request, context in
             try await self.media(request, name: context.parameters.get("name") ?? "", preview: true)
         }
@@ -57,7 +67,18 @@ struct FeedRoutes: Sendable {
 
     // MARK: Routes
 
-    func timeline(_ request: Request) async throws -> Response {
+    /// `GET /api/v1/accounts/lookup?acct=name`: the account whose handle it is, or 404.
+    func lookup(_ request: Request) async throws -> Response {
+        stats.update { $0.requests += 1 }
+        let acct = request.uri.queryParameters["acct"].map(String.init)?.lowercased() ?? ""
+        guard !acct.isEmpty, (0..<posts.count).contains(where: { posts.handle(ofIndex: $0) == acct }) else {
+            return jsonError(.notFound, "Record not found")
+        }
+        let body = Array(try JSONEncoder().encode(AccountJSON(id: acct, username: acct, acct: acct, display_name: acct)))
+        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    func timeline(_ request: Request, matching: ((Int) -> Bool)? = nil) async throws -> Response {
         stats.update {
             $0.requests += 1
             $0.timelineRequests += 1
@@ -67,14 +88,22 @@ struct FeedRoutes: Sendable {
         try await Task.sleep(for: delay)
         if fate == .fail { return serverError() }
         let query = request.uri.queryParameters
-        let (indices, nextMaxID) = posts.page(maxID: query["max_id"].map(String.init), limit: query["limit"].flatMap { Int($0) })
+        let (indices, nextMaxID): ([Int], Int?)
+        if let matching {
+            (indices, nextMaxID) = posts.page(maxID: query["max_id"].map(String.init), limit: query["limit"].flatMap { Int($0) }, matching: matching)
+        } else {
+            let page = posts.page(maxID: query["max_id"].map(String.init), limit: query["limit"].flatMap { Int($0) })
+            (indices, nextMaxID) = (Array(page.indices), page.nextMaxID)
+        }
         let base = "\(scheme)://\(request.head.authority ?? "127.0.0.1")"
         let statuses = indices.map { posts.status(index: $0, base: base, media: media.facts(index:)) }
         let body = Array(try JSONEncoder().encode(statuses))
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: pageCacheControl]
         if let nextMaxID {
-            let limit = query["limit"].map { "limit=\($0)&" } ?? ""
-            headers[HTTPField.Name("Link")!] = "<\(base)\(request.uri.path)?\(limit)max_id=\(nextMaxID)>; rel=\"next\""
+            // The query kept (only_media, limit …), max_id replaced.
+            let kept = request.uri.queryParameters.filter { $0.key != "max_id" }.map { "\($0.key)=\($0.value)" }.sorted()
+            let query = (kept + ["max_id=\(nextMaxID)"]).joined(separator: "&")
+            headers[HTTPField.Name("Link")!] = "<\(base)\(request.uri.path)?\(query)>; rel=\"next\""
         }
         return respond(status: .ok, headers: headers, body: body, fate: fate, kind: .timeline)
     }

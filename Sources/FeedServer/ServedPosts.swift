@@ -58,6 +58,25 @@ final class ServedPosts: Sendable {
         return (start..<end, end < count ? statusID(ofIndex: end - 1) : nil)
     }
 
+    /// The page of the posts `matching` says yes to, from `max_id` on: as ``page(maxID:limit:)``
+    /// over those posts only (an account's statuses, a tag's timeline).
+    func page(maxID: String?, limit: Int?, matching: (Int) -> Bool) -> (indices: [Int], nextMaxID: Int?) {
+        let size = max(1, min(80, limit ?? 40))
+        var start = 0
+        if let maxID, let number = Int(maxID) { start = max(0, min(count, count - number + 1)) }
+        var indices: [Int] = []
+        var index = start
+        while index < count && indices.count < size {
+            if matching(index) { indices.append(index) }
+            index += 1
+        }
+        let more = (index..<count).contains(where: matching)
+        return (indices, more ? indices.last.map(statusID(ofIndex:)) : nil)
+    }
+
+    /// The account handle of post `index` (its region, as the status's `acct` says).
+    func handle(ofIndex index: Int) -> String { catalogue.post(index).region.lowercased().filter { $0.isLetter || $0.isNumber } }
+
     /// Likes (`favourite` true) or unlikes status `index`; the same idempotency key twice
     /// changes nothing the second time. Returns whether it is favourited now.
     func setFavourite(_ favourite: Bool, index: Int, idempotencyKey: String?) -> (favourited: Bool, replayed: Bool) {
@@ -91,7 +110,7 @@ final class ServedPosts: Sendable {
         let post = catalogue.post(index)
         let id = String(statusID(ofIndex: index))
         let favourited = isFavourited(index)
-        let handle = post.region.lowercased().filter { $0.isLetter || $0.isNumber }
+        let handle = handle(ofIndex: index)
         let attachment = AttachmentJSON(id: id, type: "image", url: "\(base)/media/original/\(index).jpg",
                                         preview_url: "\(base)/media/preview/\(index).jpg", description: post.title,
                                         blurhash: media.blurhash,

@@ -373,6 +373,27 @@ import Testing
     }
 }
 
+/// `--feed @user@server` and `#tag@server` against destinations-feed (issue 45): the
+/// account is looked up, then its statuses page; the tag's timeline pages with its query.
+@Suite struct FeedAddressOverTheWireTests {
+    @Test func anAccountAndATagArePagedFromTheirNames() async throws {
+        let feed = try await LoopbackFeed.start { $0.posts = 200 }
+        let fetcher = try HTTPFetcher()
+        let account = try FeedAddressResolver.timelineURL(for: try FeedAddress.parse("@meadow@127.0.0.1:\(feed.port)"), fetcher: fetcher)
+        #expect(account == "http://127.0.0.1:\(feed.port)/api/v1/accounts/meadow/statuses?only_media=true&exclude_replies=true")
+        let page = try TimelinePage.parse(try await fetcher.fetch(account, limit: 8 << 20, deadline: .seconds(30)).bytes, link: nil)
+        #expect(!page.posts.isEmpty && page.posts.allSatisfy { $0.region.lowercased().filter(\.isLetter) == "meadow" })
+        #expect(throws: FetchError.self) { try FeedAddressResolver.timelineURL(for: try FeedAddress.parse("@nobody@127.0.0.1:\(feed.port)"), fetcher: fetcher) }
+        let tag = try FeedAddressResolver.timelineURL(for: try FeedAddress.parse("#grass@127.0.0.1:\(feed.port)"), fetcher: fetcher)
+        let first = try await fetcher.fetch(tag + "&limit=5", limit: 8 << 20, deadline: .seconds(30))
+        let tagged = try TimelinePage.parse(first.bytes, link: first.headers.first { $0.0.lowercased() == "link" }?.1)
+        #expect(tagged.posts.count == 5 && tagged.posts.allSatisfy { $0.title.lowercased().contains("grass") })
+        #expect(tagged.next?.contains("only_media=true") == true && tagged.next?.contains("max_id=") == true, "the next page keeps the query")
+        fetcher.shutdown()
+        await feed.stop()
+    }
+}
+
 /// The image store's side of a ``ImageLoader``, played by the test: requests go in,
 /// a "frame" is a `postDueCompletions()`, a `startQueuedWork()` and a drain of the inbox.
 final class LoaderDriver: @unchecked Sendable {

@@ -41,17 +41,31 @@ final class FeedSession {
 
     /// `showsWait`: in a terminal, the wait for the first page is a status line that `q`
     /// ends (``StartupWait``).
-    init(url: String, token: String?, allowHTTPToken: Bool = false, trust: String?, wake: WakeSignal?, cache: DiskCache? = nil,
+    /// `feed`: what the person typed after `--feed` (a server, `@user@server`,
+    /// `#tag@server`, `home@server` or a timeline's URL: ``FeedAddress``).
+    init(feed: String, token: String?, allowHTTPToken: Bool = false, trust: String?, wake: WakeSignal?, cache: DiskCache? = nil,
          showsWait: Bool = false) throws {
-        self.url = url
+        let address: FeedAddress
+        do { address = try FeedAddress.parse(feed) } catch { throw AppError(description: "\(error)", status: 2) }
+        // The token is for the server the address names (an account's lookup goes there too).
+        let server: String = switch address {
+        case .timeline(let url): url
+        case .account: address.accountLookupURL ?? feed
+        }
         let credential: Credential?
-        do { credential = try token.map { token throws(Credential.Refusal) in try Credential(token: token, for: url, allowCleartext: allowHTTPToken) } } catch {
-            throw AppError(description: "\(PlainText.clean(url)): \(error)", status: 2)
+        do { credential = try token.map { token throws(Credential.Refusal) in try Credential(token: token, for: server, allowCleartext: allowHTTPToken) } } catch {
+            throw AppError(description: "\(PlainText.clean(server)): \(error)", status: 2)
         }
         do {
             fetcher = try HTTPFetcher(credential: credential, userAgent: "destinations/\(Version.current)", trust: trust, cache: cache)
         } catch {
             throw AppError(description: "\(error)", status: 1)
+        }
+        do {
+            url = try FeedAddressResolver.timelineURL(for: address, fetcher: fetcher)
+        } catch {
+            fetcher.shutdown()
+            throw AppError(description: "\(PlainText.clean(feed)): \(error)", status: 1)
         }
         pager = FeedPager(url: url, fetcher: fetcher, wake: wake)
         do {

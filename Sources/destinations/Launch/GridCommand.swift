@@ -36,7 +36,7 @@ struct GridCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Browse this folder's JPEG, PNG, WebP and GIF photos instead of the bundled Assets (other files are skipped and counted).", valueName: "dir"))
     var photos: String?
 
-    @Option(help: ArgumentHelp("Browse a Mastodon-style timeline instead (e.g. https://host/api/v1/timelines/public, or destinations-feed's): pages follow its Link header as you scroll.", valueName: "url"))
+    @Option(help: ArgumentHelp("Browse a Mastodon-compatible timeline instead: a server (mastodon.social: its public pictures), @user@server, #tag@server, home@server, local@server, or a timeline's URL (destinations-feed's too). Pages follow its Link header as you scroll.", valueName: "feed"))
     var feed: String?
 
     @Flag(name: .customLong("show-sensitive"), help: "With --feed: show posts behind a content warning or marked sensitive as they are (by default they are hidden until you press x).")
@@ -276,7 +276,7 @@ struct GridOptions: Sendable {
                     printError("destinations: no disk cache (\(diskCache.folder): \(error)); every response comes over the network")
                 }
             }
-            let session = try FeedSession(url: feed, token: token, allowHTTPToken: allowHTTPToken, trust: trustCertificate, wake: wake, cache: cache,
+            let session = try FeedSession(feed: feed, token: token, allowHTTPToken: allowHTTPToken, trust: trustCertificate, wake: wake, cache: cache,
                                           showsWait: scenario == nil)
             let catalogue = session.firstCatalogue(showsSensitive: showsSensitive)
             return LoadedCatalogue(catalogue: catalogue, posts: catalogue.baseCount, feed: session)

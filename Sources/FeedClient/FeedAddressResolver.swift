@@ -1,0 +1,40 @@
+import CoreKit
+import Dispatch
+import FeedFormat
+import Foundation
+
+/// Turns what the person typed after `--feed` into the URL of a timeline
+/// (``FeedAddress``): `@user@server` asks the server for the account's id first
+/// (`GET /api/v1/accounts/lookup`), before the first page.
+public enum FeedAddressResolver {
+    /// The timeline's URL for `address`; waits for the account lookup when there is one
+    /// (at most `deadline`), on the calling thread (the start, before the grid exists).
+    public static func timelineURL(for address: FeedAddress, fetcher: HTTPFetcher, deadline: Duration = .seconds(20)) throws(FetchError) -> String {
+        switch address {
+        case .timeline(let url): return url
+        case .account:
+            guard let lookup = address.accountLookupURL else { throw .badURL("") }
+            let result = Lock<Result<[UInt8], FetchError>?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            Task.detached {
+                do throws(FetchError) {
+                    let body = try await fetcher.fetch(lookup, headers: [("Accept", "application/json")], limit: 64 << 10, deadline: deadline, authorized: true)
+                    result.withLock { $0 = .success(body.bytes) }
+                } catch {
+                    result.withLock { $0 = .failure(error) }
+                }
+                done.signal()
+            }
+            done.wait()
+            switch result.withLock({ $0 }) {
+            case .success(let body)?:
+                guard let id = FeedAddress.accountID(in: body), let url = address.accountStatusesURL(id: id) else {
+                    throw .badURL("the server's account lookup did not say which account")
+                }
+                return url
+            case .failure(let error)?: throw error
+            case nil: throw .badURL(lookup)
+            }
+        }
+    }
+}
