@@ -18,6 +18,10 @@ itself and checks the screen against it:
 6. Every fixture of Tests/Fixtures/Fediverse (real servers' shapes, every script and emoji
    sequence in names, content and alt text), served by scripts/fixtureserver.py: the first
    screen's borders line up, and no warned post's words are on it.
+7. `destinations login 127.0.0.1:PORT` as a person runs it: the authorization page it prints
+   shows a code, pasted on its standard input; the token is kept in a file of mode 0600;
+   `--feed home@…` opens the home timeline with it; `logout` revokes it (the home timeline
+   then answers 401) and forgets it.
 Times nothing: it polls until what it waits for is there (or 30 s pass).
 """
 import html
@@ -162,7 +166,48 @@ def main():
         finally:
             stop_app(scratch)
     fixtures(app)
+    login(app, server)
     print("fediverse_e2e: PASS")
+
+
+def login(app, server):
+    with FeedServer(server, "--posts", "100") as feed, tempfile.TemporaryDirectory() as config:
+        environment = dict(os.environ, XDG_CONFIG_HOME=config, XDG_STATE_HOME=config + "/state")
+        environment.pop("DISPLAY", None)
+        environment.pop("WAYLAND_DISPLAY", None)
+        name = f"127.0.0.1:{feed.port}"
+        process = subprocess.Popen([app, "login", name], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True, env=environment)
+        said = ""
+        while "code: " not in said:
+            character = process.stderr.read(1)
+            if not character:
+                fail(f"login ended before asking for the code: {said}")
+            said += character
+        match = re.search(r"(http://127\.0\.0\.1:\d+/oauth/authorize\S+)", said)
+        if not match:
+            fail(f"login printed no authorization page: {said}")
+        with urllib.request.urlopen(match.group(1), timeout=10) as response:
+            code = re.search(r'oauth-code">(\w+)<', response.read().decode()).group(1)
+        out, err = process.communicate(code + "\n", timeout=60)
+        if process.returncode != 0 or "logged in" not in out:
+            fail(f"login: status {process.returncode}: {out} {err}")
+        kept = os.path.join(config, "destinations/accounts", f"127.0.0.1_{feed.port}.json")
+        mode = os.stat(kept).st_mode & 0o777
+        if mode != 0o600:
+            fail(f"the token file is mode {oct(mode)}")
+        run = subprocess.run([app, "--feed", f"home@{name}", "--scenario", "fling", "--duration", "1", "--report", "json"],
+                             capture_output=True, text=True, timeout=120, env=environment)
+        if run.returncode != 0 or json.loads(run.stdout)["network"]["pages"] < 1:
+            fail(f"home@ with the kept token: {run.returncode} {run.stderr}")
+        out = subprocess.run([app, "logout", name], capture_output=True, text=True, timeout=60, env=environment)
+        if out.returncode != 0 or os.path.exists(kept):
+            fail(f"logout: {out.returncode} {out.stdout} {out.stderr}")
+        after = subprocess.run([app, "--feed", f"home@{name}", "--scenario", "fling", "--duration", "1"],
+                               capture_output=True, text=True, timeout=120, env=environment)
+        if after.returncode == 0 or "401" not in after.stderr:
+            fail(f"after logout the home timeline still opened: {after.returncode} {after.stderr}")
+        print(f"fediverse_e2e: login: code pasted, token kept (mode 600), home@ paged, logout revoked it (then: {after.stderr.strip()})")
 
 
 def fixtures(app):

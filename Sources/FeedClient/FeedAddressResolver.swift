@@ -1,5 +1,3 @@
-import CoreKit
-import Dispatch
 import FeedFormat
 import Foundation
 
@@ -14,27 +12,13 @@ public enum FeedAddressResolver {
         case .timeline(let url): return url
         case .account:
             guard let lookup = address.accountLookupURL else { throw .badURL("") }
-            let result = Lock<Result<[UInt8], FetchError>?>(nil)
-            let done = DispatchSemaphore(value: 0)
-            Task.detached {
-                do throws(FetchError) {
-                    let body = try await fetcher.fetch(lookup, headers: [("Accept", "application/json")], limit: 64 << 10, deadline: deadline, authorized: true)
-                    result.withLock { $0 = .success(body.bytes) }
-                } catch {
-                    result.withLock { $0 = .failure(error) }
-                }
-                done.signal()
+            let body = try BlockingFetch.run { () async throws(FetchError) -> [UInt8] in
+                try await fetcher.fetch(lookup, headers: [("Accept", "application/json")], limit: 64 << 10, deadline: deadline, authorized: true).bytes
             }
-            done.wait()
-            switch result.withLock({ $0 }) {
-            case .success(let body)?:
-                guard let id = FeedAddress.accountID(in: body), let url = address.accountStatusesURL(id: id) else {
-                    throw .badURL("the server's account lookup did not say which account")
-                }
-                return url
-            case .failure(let error)?: throw error
-            case nil: throw .badURL(lookup)
+            guard let id = FeedAddress.accountID(in: body), let url = address.accountStatusesURL(id: id) else {
+                throw .badURL("the server's account lookup did not say which account")
             }
+            return url
         }
     }
 }

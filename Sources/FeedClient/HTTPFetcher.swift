@@ -12,8 +12,20 @@ internal import NIOPosix
 internal import NIOSSL
 
 /// The methods the feed uses.
-public enum FetchMethod: Sendable {
+public enum FetchMethod: Sendable, Equatable {
     case get, post
+    /// A POST of a form (`application/x-www-form-urlencoded`): an OAuth request.
+    case postForm([String: String])
+
+    /// The form as a body, keys in order so a request is the same every time.
+    var formBody: String? {
+        guard case .postForm(let fields) = self else { return nil }
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return fields.sorted { $0.key < $1.key }.map { key, value in
+            "\(key.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")=\(value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
+        }.joined(separator: "&")
+    }
 }
 
 /// Why a request brought nothing usable; the header shows ``description``.
@@ -267,6 +279,10 @@ public final class HTTPFetcher: Sendable {
                   let host = parsed.host, !host.isEmpty else { throw current == url ? .badURL(current) : .redirectNotWeb(current) }
             var request = HTTPClientRequest(url: current)
             request.method = method == .get ? .GET : .POST
+            if let form = method.formBody {
+                request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+                request.body = .bytes(ByteBuffer(string: form))
+            }
             request.headers.add(name: "User-Agent", value: userAgent)
             if authorized, let authorization = credential?.authorization(for: current) {
                 request.headers.add(name: "Authorization", value: authorization)
@@ -288,7 +304,7 @@ public final class HTTPFetcher: Sendable {
                 guard WebTarget.resolve(location, against: current) != nil else { throw .redirectNotWeb(next) }
                 // A write is not replayed where the server points (curl and browsers turn a
                 // 301/302/303 POST into a GET, and keep it a POST for 307/308: neither is a like).
-                if method == .post { throw .redirectedWrite(to: next) }
+                if method != .get { throw .redirectedWrite(to: next) }
                 guard seen.insert(next).inserted else { throw .tooManyRedirects }
                 current = next
                 continue

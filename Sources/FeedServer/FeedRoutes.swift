@@ -29,10 +29,19 @@ struct FeedRoutes: Sendable {
     let mediaCacheControl: String
     let pageCacheControl: String
 
+    /// Apps, codes and tokens (`destinations login`), and which tokens the home timeline takes.
+    let oauth = OAuthRoutes()
+
     func add(to router: Router<BasicRequestContext>) {
-        for timeline in ["api/v1/timelines/public", "api/v1/timelines/home"] {
-            router.get(RouterPath(stringLiteral: timeline)) { request, _ in try await self.timeline(request) }
+        router.get("api/v1/timelines/public") { request, _ in try await self.timeline(request) }
+        // The person's own timeline: only with a token (one a login got, or `--token`).
+        router.get("api/v1/timelines/home") { request, _ in
+            guard self.oauth.isValid(request) || (self.token != nil && self.refuseWithoutToken(request) == nil) else {
+                return self.jsonError(.unauthorized, "The access token is invalid")
+            }
+            return try await self.timeline(request)
         }
+        oauth.add(to: router)
         // An account's statuses and a tag's timeline (issue 45: `@user@server`, `#tag@server`).
         router.get("api/v1/accounts/lookup") { request, _ in try await self.lookup(request) }
         router.get("api/v1/accounts/:id/statuses") { request, context in
@@ -185,7 +194,7 @@ struct FeedRoutes: Sendable {
 
     enum Kind { case timeline, preview, original }
 
-    private func refuseWithoutToken(_ request: Request) -> Response? {
+    func refuseWithoutToken(_ request: Request) -> Response? {
         guard let token, request.headers[.authorization] != "Bearer \(token)" else { return nil }
         return jsonError(.unauthorized, "The access token is invalid")
     }
@@ -195,7 +204,7 @@ struct FeedRoutes: Sendable {
         return jsonError(.internalServerError, "Something went wrong on our end (--fail-rate)")
     }
 
-    private func jsonError(_ status: HTTPResponse.Status, _ message: String) -> Response {
+    func jsonError(_ status: HTTPResponse.Status, _ message: String) -> Response {
         let body = Array((try? JSONEncoder().encode(["error": message])) ?? Data())
         return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }

@@ -1,6 +1,7 @@
 import CoreKit
 import DestinationsModel
 import FeedClient
+import SavedState
 import FeedFormat
 import Foundation
 import HTTPCache
@@ -52,6 +53,8 @@ final class FeedSession {
         case .timeline(let url): url
         case .account: address.accountLookupURL ?? feed
         }
+        // No token given: the one `destinations login` kept for this server, if any.
+        let token = try token ?? Self.keptToken(for: server)
         let credential: Credential?
         do { credential = try token.map { token throws(Credential.Refusal) in try Credential(token: token, for: server, allowCleartext: allowHTTPToken) } } catch {
             throw AppError(description: "\(PlainText.clean(server)): \(error)", status: 2)
@@ -89,6 +92,14 @@ final class FeedSession {
             default: throw AppError(description: "\(PlainText.clean(url)): \(error)", status: 1)
             }
         }
+    }
+
+    /// The token `destinations login` kept for `url`'s server (``AccountStore``), if any.
+    static func keptToken(for url: String) throws(AppError) -> String? {
+        guard let components = URLComponents(string: url), let host = components.host, let scheme = components.scheme else { return nil }
+        let base = "\(scheme)://\(host)" + (components.port.map { ":\($0)" } ?? "")
+        let store = AccountStore(folder: AccountStore.defaultFolder(environment: ProcessInfo.processInfo.environment))
+        do { return try store.account(forServer: base)?.token } catch { throw AppError(description: "\(error)", status: 2) }
     }
 
     /// The catalogue of the first page (posts are added as pages arrive); `showsSensitive`:

@@ -22,7 +22,7 @@ struct DestinationsCommand: ParsableCommand {
         commandName: "destinations",
         abstract: "A hitch-free scrolling grid of destination posts for the terminal.",
         version: Version.current,
-        subcommands: [GridCommand.self, SchedulerCommand.self, BenchCommand.self],
+        subcommands: [GridCommand.self, LoginCommand.self, LogoutCommand.self, SchedulerCommand.self, BenchCommand.self],
         defaultSubcommand: GridCommand.self
     )
     /// Parses and runs; returns the process exit status.
