@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The fling over a feed, measured: issue 25's targets over several seeds.
 
-    scripts/feed_bench.py [--runs 5] [--posts 10000] [--latency 80] [--bandwidth 20000] [--stress 0] [--tls]
+    scripts/feed_bench.py [--runs 5] [--posts 10000] [--latency 80] [--bandwidth 20000] [--stress 0] [--tls] [--server-args "--shapes fediverse"]
 
 Each run starts destinations-feed (release) on a free loopback port with the previews made
 beforehand (kept in .build/feed-previews; the first run of a new size makes them all, which
@@ -48,6 +48,7 @@ def main():
     parser.add_argument("--app", default=APP, help="the app binary (another build, to compare)")
     parser.add_argument("--tls", action="store_true", help="HTTPS with HTTP/2 (a certificate made for the run)")
     parser.add_argument("--beside-simulated", action="store_true", help="each seed also flings the simulated network (no server), for comparison")
+    parser.add_argument("--server-args", default="", help="more arguments for destinations-feed, e.g. \"--shapes fediverse\" (warned, filtered, galleries, GIFs, boosts)")
     parser.add_argument("--app-args", default="", help="more arguments for the app, e.g. \"--frame-slice-us 0\" (the kernel's default slice)")
     options = parser.parse_args()
     tls_server, tls_app = [], []
@@ -65,7 +66,7 @@ def main():
             pass
     rows = []
     for seed in range(options.first_seed, options.first_seed + options.runs):
-        server_args = ["--posts", str(options.posts), "--latency", str(options.latency), "--bandwidth", str(options.bandwidth), "--seed", str(seed)] + tls_server
+        server_args = ["--posts", str(options.posts), "--latency", str(options.latency), "--bandwidth", str(options.bandwidth), "--seed", str(seed)] + tls_server + shlex.split(options.server_args)
         with FeedServer(SERVER, *server_args, preview_folder=PREVIEWS) as feed:
             run = subprocess.run([options.app, "--feed", feed.timeline, *tls_app, "--scenario", "fling", "--duration", str(options.duration), "--refresh-rate", "120",
                                   "--seed", str(seed), "--stress", str(options.stress), "--report", "json", *shlex.split(options.app_args)],

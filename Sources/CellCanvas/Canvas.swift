@@ -169,7 +169,7 @@ public struct Canvas: Sendable, Equatable {
         var full = false
         for character in text where !full {
             if TerminalGlyphs.isSettled(character) {
-                let w = DisplayWidth.of(character.unicodeScalars.first!)
+                let w = character.isASCII ? 1 : DisplayWidth.of(character.unicodeScalars.first!)
                 if x + w > origin.x + budget { break }
                 put(character, width: w, at: Point(x: x, y: origin.y), style: style, clip: area)
                 x += w

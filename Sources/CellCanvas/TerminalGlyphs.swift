@@ -47,6 +47,7 @@ public enum TerminalGlyphs {
     /// Whether `character` is already one cell as drawn (what ``cells(of:_:)`` would give
     /// back unchanged): the common case, drawn without building anything.
     public static func isSettled(_ character: Character) -> Bool {
+        if let ascii = character.asciiValue { return ascii >= 0x20 && ascii < 0x7F }
         let scalars = character.unicodeScalars
         guard let first = scalars.first, !isDropped(first), DisplayWidth.of(first) > 0 else { return false }
         var marks = 0

@@ -20,10 +20,11 @@ struct GridModel: Equatable {
     /// The filter in force; while ``isEditingFilter``, each keystroke changes it.
     private(set) var filter = ""
     private(set) var isEditingFilter = false
-    private(set) var showsHUD: Bool
-    private(set) var showsHelp = false
+    /// The HUD under the grid and the help over it.
+    private(set) var overlays: Overlays
     /// The post shown large over the grid.
-    private(set) var detailID: Int?
+    /// The post shown large over the grid, and which of its pictures.
+    private(set) var open: OpenPost?
     private(set) var imageMode: ImageMode
     /// Where the grid is asked to go: the saved place, the end of a feed.
     private(set) var seeking = Seeking()
@@ -31,8 +32,25 @@ struct GridModel: Equatable {
     private(set) var toggles: Toggles
     /// Which warned posts are shown as they are (content warnings, sensitive media).
     private(set) var sensitive: SensitiveWords
+
+    /// The overlays a key shows and hides.
+    struct Overlays: Equatable {
+        var hud: Bool
+        var help = false
+    }
+
+    /// The post open large: its id and which picture (0: its first).
+    struct OpenPost: Equatable {
+        var id: Int
+        var picture = 0
+    }
+
+    var showsHUD: Bool { overlays.hud }
+    var showsHelp: Bool { overlays.help }
+    /// The post shown large over the grid.
+    var detailID: Int? { open?.id }
     /// The picture of the open post shown large (0: its first).
-    private(set) var detailPicture = 0
+    var detailPicture: Int { open?.picture ?? 0 }
 
     /// The person's toggles the frame loop carries out.
     struct Toggles: Equatable {
@@ -49,7 +67,7 @@ struct GridModel: Equatable {
     }
 
     init(showsHUD: Bool, imageMode: ImageMode, prefetch: Bool = true, refreshRate: RefreshRate = .hz60, showsSensitive: Bool = false) {
-        self.showsHUD = showsHUD
+        overlays = Overlays(hud: showsHUD)
         self.imageMode = imageMode
         toggles = Toggles(prefetch: prefetch, refreshRate: refreshRate)
         sensitive = SensitiveWords(showsAll: showsSensitive)
@@ -118,23 +136,22 @@ struct GridModel: Equatable {
 
     private mutating func handle(_ key: Key, in contents: some GridContents) -> [GridEffect] {
         if case .resize = key { return [.relayout] }
-        if showsHelp {
-            showsHelp = false
+        if overlays.help {
+            overlays.help = false
             return []
         }
         if isEditingFilter { return handleFilter(key) }
-        if let open = detailID { return handleDetail(key, open: open, in: contents) }
+        if let open { return handleDetail(key, id: open.id, in: contents) }
         switch key {
         case .character("q"): quit = true
         case .escape where !filter.isEmpty:
             filter = ""
             return [.requery]
         case .escape: quit = true
-        case .character("?"): showsHelp = true
+        case .character("?"): overlays.help = true
         case .enter:
             guard contents.index(of: selected) != nil else { return [] }
-            detailID = selected
-            detailPicture = 0
+            open = OpenPost(id: selected)
             return [.openDetail(selected)]
         case .character("x"):
             guard contents.index(of: selected) != nil else { return [] }
@@ -156,7 +173,7 @@ struct GridModel: Equatable {
             return [.requery]
         case .character("/"): isEditingFilter = true
         case .character("H"):
-            showsHUD.toggle()
+            overlays.hud.toggle()
             return [.relayout]
         case .character("p"):
             toggles.prefetch.toggle()
@@ -198,22 +215,22 @@ struct GridModel: Equatable {
         return [.requery]
     }
 
-    private mutating func handleDetail(_ key: Key, open: Int, in contents: some GridContents) -> [GridEffect] {
+    private mutating func handleDetail(_ key: Key, id: Int, in contents: some GridContents) -> [GridEffect] {
         switch key {
         case .character("q"):
             quit = true
             return []
         case .escape, .enter, .backspace:
-            detailID = nil
+            open = nil  // the model's open post (the id is `id`)
             return [.closeDetail]
-        case .character("L"), .character("+"): return like(open, in: contents)
+        case .character("L"), .character("+"): return like(id, in: contents)
         case .character("?"):
-            showsHelp = true
+            overlays.help = true
             return []
-        case .character("x"): return toggleHidden(open, in: contents)
-        case .character("o"): return [.openPage(open)]
-        case .character("l"), .right: return turnPicture(by: 1, of: open, in: contents)
-        case .character("h"), .left: return turnPicture(by: -1, of: open, in: contents)
+        case .character("x"): return toggleHidden(id, in: contents)
+        case .character("o"): return [.openPage(id)]
+        case .character("l"), .right: return turnPicture(by: 1, of: id, in: contents)
+        case .character("h"), .left: return turnPicture(by: -1, of: id, in: contents)
         default: return []
         }
     }
@@ -229,7 +246,7 @@ struct GridModel: Equatable {
     private mutating func turnPicture(by delta: Int, of id: Int, in contents: some GridContents) -> [GridEffect] {
         let target = min(max(detailPicture + delta, 0), contents.pictureCount(id) - 1)
         guard target != detailPicture else { return [] }
-        detailPicture = target
+        open?.picture = target
         return [.showPicture(target)]
     }
 
