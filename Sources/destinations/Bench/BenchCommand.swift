@@ -25,12 +25,6 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Number of posts.", valueName: "n"))
     var posts = 10_000
 
-    @Option(help: ArgumentHelp("Simulated network latency per image in ms.", valueName: "ms"))
-    var latency: Double = 80
-
-    @Option(help: ArgumentHelp("Seed for input and network.", valueName: "n"))
-    var seed: UInt64 = 1
-
     @Option(help: "The scenario of the headroom search: steady (the seeds' case: a row arrives every so often) by default.")
     var headroomScenario: ScenarioKind = .steady
 
@@ -46,8 +40,8 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "The headroom search's clock: virtual (in-process, cells cost exactly --cell-cost of virtual time and nothing else costs any, thumbnails arrive at seeded times: the scheduling's headroom, the same answer on every run and machine) or real (the front headless, workers and all: this machine's, which varies by a step from run to run).")
     var headroomClock: HeadroomClock = .virtual
 
-    @Option(help: ArgumentHelp("Busy threads at normal priority during every run (0 to 64).", valueName: "n"))
-    var stress = 0
+    /// `--latency`, `--seed`, `--stress`: declared once, with the grid.
+    @OptionGroup var simulation: SimulationFlags
 
     @Flag(help: "End with one line of JSON: the runs and the headroom.")
     var json = false
@@ -56,8 +50,6 @@ struct BenchCommand: ParsableCommand {
         guard duration.isFinite, duration > 0, duration <= 600 else { throw ValidationError("--duration must be more than 0 and at most 600 seconds, got \(duration)") }
         guard probeDuration.isFinite, probeDuration > 0, probeDuration <= 600 else { throw ValidationError("--probe-duration must be more than 0 and at most 600 seconds, got \(probeDuration)") }
         guard (1...1_000_000).contains(posts) else { throw ValidationError("--posts must be between 1 and 1000000, got \(posts)") }
-        guard latency.isFinite, (0...10_000).contains(latency) else { throw ValidationError("--latency must be between 0 and 10000 ms, got \(latency)") }
-        guard (0...64).contains(stress) else { throw ValidationError("--stress must be between 0 and 64 threads, got \(stress)") }
         guard (0...20).contains(searchSteps) else { throw ValidationError("--search-steps must be between 0 and 20, got \(searchSteps)") }
         guard maxCellCost.isFinite, maxCellCost > 0, maxCellCost <= 1000 else { throw ValidationError("--max-cell-cost must be more than 0 and at most 1000 ms, got \(maxCellCost)") }
     }
@@ -65,16 +57,16 @@ struct BenchCommand: ParsableCommand {
     func run() throws {
         var base = GridOptions()
         base.posts = posts
-        base.latency = .milliseconds(latency)
-        base.seed = seed
+        base.latency = .milliseconds(simulation.latency)
+        base.seed = simulation.seed
         base.scenario = scenario
-        base.stress = stress
+        base.stress = simulation.stress
         func run(_ options: GridOptions) throws -> GridReport {
             let outcome = try GridLaunch.runInTerminal(options: options, headless: true)
             try TerminalLoop.checkSignal(outcome.stop)
             return outcome.report
         }
-        print("scenario \(scenario.rawValue), \(posts) posts, \(fixed(duration, 1)) s per run, latency \(fixed(latency, 0)) ms, seed \(seed), stress \(stress) busy threads")
+        print("scenario \(scenario.rawValue), \(posts) posts, \(fixed(duration, 1)) s per run, latency \(fixed(simulation.latency, 0)) ms, seed \(simulation.seed), stress \(simulation.stress) busy threads")
         print(Self.header)
         var reports: [GridReport] = []
         for rate in [RefreshRate.hz60, .hz120] {

@@ -66,26 +66,17 @@ struct SchedulerCommand: ParsableCommand {
     /// `--refresh-rate`, `--prefetch`, `--report`, `--trace-file`: declared once, for every loop.
     @OptionGroup var frame: FrameFlags
 
-    @Option(help: ArgumentHelp("Milliseconds of work to prepare one cell (0 to 1000).", valueName: "ms"))
-    var cellCost: Double = 12
+    /// `--cell-cost` (12 ms here) and `--duration`: declared once, with the grid.
+    @OptionGroup var runLength: RunFlags
 
-    @Option(help: ArgumentHelp("Stop after this many seconds (required without a terminal).", valueName: "seconds"))
-    var duration: Double?
-
-    func validate() throws {
-        guard cellCost.isFinite, (0...1000).contains(cellCost) else {
-            throw ValidationError("--cell-cost must be between 0 and 1000 ms, got \(cellCost)")
-        }
-        if let duration, !(duration.isFinite && duration > 0 && duration <= 86_400) {
-            throw ValidationError("--duration must be more than 0 and at most 86400 seconds, got \(duration)")
-        }
-    }
+    /// The cost of a cell when `--cell-cost` is not given: enough to show what it does.
+    static let defaultCellCost = 12.0
 
     func run() throws {
         let options = RunOptions(command: self)
         if Platform.isInteractive {
             try LiveSchedulerView(options: options).run()
-        } else if duration != nil {
+        } else if runLength.duration != nil {
             try HeadlessRun(options: options).run()
         } else {
             throw AppError(description: "standard output is not a terminal: run destinations scheduler in a terminal, or pass --duration SECONDS for a headless run", status: 2)
@@ -106,8 +97,8 @@ struct RunOptions {
     init(command: SchedulerCommand) {
         refreshRate = command.frame.refreshRate
         prefetch = command.frame.prefetch == .on
-        cellCost = .milliseconds(command.cellCost)
-        duration = command.duration.map { .milliseconds($0 * 1000) }
+        cellCost = .milliseconds(command.runLength.cellCost ?? SchedulerCommand.defaultCellCost)
+        duration = command.runLength.duration.map { .milliseconds($0 * 1000) }
         report = command.frame.report
         traceFile = command.frame.traceFile
     }

@@ -63,14 +63,8 @@ struct GridCommand: ParsableCommand {
     @Flag(help: "With --photos: do not read or write the desktop's thumbnail cache ($XDG_CACHE_HOME/thumbnails, else ~/.cache/thumbnails).")
     var noThumbnailCache = false
 
-    @Option(help: ArgumentHelp("Simulated network latency per image in ms (jitter ±50 %).", valueName: "ms"))
-    var latency: Double = 80
-
     @Option(help: "async: placeholder, prepared off the main thread, reconfigured; sync: full-size decode on the main thread while configuring (the wrong way, for comparison).")
     var images: ImageMode = .async
-
-    @Option(help: ArgumentHelp("Extra synthetic work per cell configuration, 0 to 1000 ms.", valueName: "ms"))
-    var cellCost: Double = 0
 
     @Option(help: ArgumentHelp("Cost limit of the prepared-image cache in MiB, 1 to 4096.", valueName: "mib"))
     var cacheMb = 64
@@ -87,20 +81,11 @@ struct GridCommand: ParsableCommand {
     @Option(help: "Replay seeded input (fling, steady, pages, reverse, search, idle); headless without a terminal.")
     var scenario: ScenarioKind?
 
-    @Option(help: ArgumentHelp("Stop after this many seconds (default 5 for a scenario).", valueName: "seconds"))
-    var duration: Double?
-
-    @Option(help: ArgumentHelp("Seed for the scenario's input and the simulated network.", valueName: "n"))
-    var seed: UInt64 = 1
-
     @Option(help: ArgumentHelp("Write the summary to this file instead of standard output (a run inside a terminal that closes with it).", valueName: "file"))
     var reportFile: String?
 
     @Option(help: "The HUD under the grid: on or off (default: on in a terminal, off headless).")
     var hud: PrefetchMode?
-
-    @Option(help: ArgumentHelp("Start this many busy threads at normal priority for the run (0 to 64): a loaded machine, reproducibly.", valueName: "n"))
-    var stress = 0
 
     @Option(help: ArgumentHelp("Image decoding threads, 1 to 64 (default: one per core).", valueName: "n"))
     var workers: Int?
@@ -120,19 +105,21 @@ struct GridCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write every cell lifecycle call, one per line.", valueName: "file"))
     var traceLifecycle: String?
 
+    /// `--latency`, `--seed`, `--stress` (shared with the benchmark) and `--cell-cost`,
+    /// `--duration` (shared with the scheduler): declared once.
+    @OptionGroup var simulation: SimulationFlags
+    @OptionGroup var runLength: RunFlags
+
     func validate() throws {
-        guard cellCost.isFinite, (0...1000).contains(cellCost) else { throw ValidationError("--cell-cost must be between 0 and 1000 ms, got \(cellCost)") }
         if feed != nil && (photos != nil || posts != nil) { throw ValidationError("--feed shows the feed's posts: it cannot be combined with --photos or --posts") }
         if feed == nil && (token != nil || tokenFile != nil || trustCertificate != nil || allowHTTPToken || showSensitive) {
             throw ValidationError("--token, --token-file, --allow-http-token, --trust-certificate and --show-sensitive go with --feed")
         }
         if token != nil && tokenFile != nil { throw ValidationError("--token and --token-file: give the token one way") }
         if let posts, !(1...1_000_000).contains(posts) { throw ValidationError("--posts must be between 1 and 1000000, got \(posts)") }
-        guard latency.isFinite, (0...10_000).contains(latency) else { throw ValidationError("--latency must be between 0 and 10000 ms, got \(latency)") }
         guard (1...4096).contains(cacheMb) else { throw ValidationError("--cache-mb must be between 1 and 4096, got \(cacheMb)") }
         if let diskCacheMb, !(0...65_536).contains(diskCacheMb) { throw ValidationError("--disk-cache-mb must be between 0 and 65536, got \(diskCacheMb)") }
         if feed == nil && diskCacheMb != nil { throw ValidationError("--disk-cache-mb goes with --feed") }
-        guard (0...64).contains(stress) else { throw ValidationError("--stress must be between 0 and 64 threads, got \(stress)") }
         guard frameSliceUs == 0 || (100...100_000).contains(frameSliceUs) else {
             throw ValidationError("--frame-slice-us must be 0 or between 100 and 100000, got \(frameSliceUs)")
         }
@@ -140,9 +127,6 @@ struct GridCommand: ParsableCommand {
             throw ValidationError("--wake-slice-us must be 0 or between 100 and 100000, got \(wakeSliceUs)")
         }
         if let workers, !(1...64).contains(workers) { throw ValidationError("--workers must be between 1 and 64, got \(workers)") }
-        if let duration, !(duration.isFinite && duration > 0 && duration <= 86_400) {
-            throw ValidationError("--duration must be more than 0 and at most 86400 seconds, got \(duration)")
-        }
     }
 
     func run() throws {
@@ -151,11 +135,11 @@ struct GridCommand: ParsableCommand {
             throw AppError(description: "standard output is not a terminal: run destinations in a terminal, or pass --scenario NAME for a headless run", status: 2)
         }
         let options = GridOptions(
-            refreshRate: frame.refreshRate, prefetch: frame.prefetch == .on, images: images, cellCost: .milliseconds(cellCost),
+            refreshRate: frame.refreshRate, prefetch: frame.prefetch == .on, images: images, cellCost: .milliseconds(runLength.cellCost ?? 0),
             posts: posts, photos: photos, feed: feed, token: try TokenSource.token(flag: token, file: tokenFile), allowHTTPToken: allowHTTPToken,
-            showsSensitive: showSensitive, trustCertificate: trustCertificate, latency: .milliseconds(latency), cacheBytes: cacheMb << 20, scenario: scenario,
-            duration: duration.map { .milliseconds($0 * 1000) } ?? (scenario != nil ? .seconds(5) : nil),
-            seed: seed, graphics: graphics, thumbnailCache: !noThumbnailCache, traceFrames: frame.traceFile != nil, traceLifecycle: traceLifecycle != nil, stress: stress,
+            showsSensitive: showSensitive, trustCertificate: trustCertificate, latency: .milliseconds(simulation.latency), cacheBytes: cacheMb << 20, scenario: scenario,
+            duration: runLength.duration.map { .milliseconds($0 * 1000) } ?? (scenario != nil ? .seconds(5) : nil),
+            seed: simulation.seed, graphics: graphics, thumbnailCache: !noThumbnailCache, traceFrames: frame.traceFile != nil, traceLifecycle: traceLifecycle != nil, stress: simulation.stress,
             workers: workers ?? ImageLoader.defaultWorkers, workerPriority: workerPriority, hud: hud.map { $0 == .on }, theme: theme,
             outputWriter: outputWriter, frameSlice: frameSliceUs > 0 ? .microseconds(frameSliceUs) : nil,
             wakeSlice: wakeSliceUs > 0 ? .microseconds(wakeSliceUs) : nil,
