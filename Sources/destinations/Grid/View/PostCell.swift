@@ -21,7 +21,7 @@ final class PostCell: CollectionViewCell {
     /// What a feed's post says beyond its text: hidden, pictures, alt text, a GIF, a boost.
     var marks = Marks()
 
-    /// A feed's post's marks, drawn over the thumbnail's last row and on the likes line.
+    /// A feed's post's marks: over a hidden post's placeholder, and at the likes line's end.
     struct Marks: Equatable {
         /// Hidden behind its warning: the label drawn over the placeholder.
         var hiddenLabel: String?
@@ -44,10 +44,10 @@ final class PostCell: CollectionViewCell {
             boostedBy = post.boostedBy
         }
 
-        /// The badge over the thumbnail's last row: "1/4 GIF ALT", nil when there is none.
+        /// The badge at the likes line's end: "1/4 GIF ALT", nil when there is none.
         var badge: String? {
             let words = [pictures, isAnimated ? "GIF" : nil, hasAltText ? "ALT" : nil].compactMap { $0 }
-            return words.isEmpty ? nil : " " + words.joined(separator: " ") + " "
+            return words.isEmpty ? nil : words.joined(separator: " ")
         }
     }
 
@@ -76,9 +76,6 @@ final class PostCell: CollectionViewCell {
         if let hidden = marks.hiddenLabel {
             canvas.draw(hidden, at: Point(x: frame.x + 2, y: frame.y + 1 + Self.thumbnailRows / 2), width: frame.width - 4, style: label, clip: clip)
         }
-        if let badge = marks.badge, frame.width > badge.count + 4 {
-            canvas.draw(badge, at: Point(x: frame.x + frame.width - 2 - badge.count, y: frame.y + Self.thumbnailRows), style: label, clip: clip)
-        }
         let textX = frame.x + 2, width = frame.width - 4, top = frame.y + 1 + Self.thumbnailRows
         // A hidden post's title is its warning: drawn as one, not as the post's words.
         canvas.draw(title, at: Point(x: textX, y: top), width: width,
@@ -86,7 +83,14 @@ final class PostCell: CollectionViewCell {
         canvas.draw(region, at: Point(x: textX, y: top + 1), width: width, style: CellStyle(dim: true), clip: clip)
         var likesLine = isLiked ? "♥ \(likes) · liked" : "♥ \(likes)"
         if let booster = marks.boostedBy { likesLine += " · ♺ \(booster)" }
-        canvas.draw(likesLine, at: Point(x: textX, y: top + 2), width: width, style: CellStyle(foreground: theme.likes, bold: isLiked), clip: clip)
+        // The marks go at the likes line's end, never over the picture: a mark over pixel
+        // cells cost a kitty or sixel thumbnail its row.
+        var likesWidth = width
+        if let badge = marks.badge, width > badge.count + 8 {
+            likesWidth = width - badge.count - 1
+            canvas.draw(badge, at: Point(x: textX + width - badge.count, y: top + 2), style: CellStyle(reverse: true), clip: clip)
+        }
+        canvas.draw(likesLine, at: Point(x: textX, y: top + 2), width: likesWidth, style: CellStyle(foreground: theme.likes, bold: isLiked), clip: clip)
     }
 
     /// The thumbnail size for a cell of `width` columns.
