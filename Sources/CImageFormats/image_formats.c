@@ -64,16 +64,17 @@ int cif_webp_decode(const uint8_t *data, size_t size, int width, int height, uin
     WebPIterator frame;
     int result = -1;
     if (canvas_width > 0 && canvas_height > 0 && WebPDemuxGetFrame(demux, 1, &frame)) {
-        int frame_width = frame.width * width / canvas_width, frame_height = frame.height * height / canvas_height;
-        int x = frame.x_offset * width / canvas_width, y = frame.y_offset * height / canvas_height;
+        // In 64 bits: a canvas 200000 wide times an offset of the same size overflows an int.
+        int64_t frame_width = (int64_t)frame.width * width / canvas_width, frame_height = (int64_t)frame.height * height / canvas_height;
+        int64_t x = (int64_t)frame.x_offset * width / canvas_width, y = (int64_t)frame.y_offset * height / canvas_height;
         if (frame_width < 1) frame_width = 1;
         if (frame_height < 1) frame_height = 1;
-        if (x + frame_width <= width && y + frame_height <= height) {
+        if (x >= 0 && y >= 0 && x + frame_width <= width && y + frame_height <= height) {
             uint8_t *pixels = malloc((size_t)frame_width * (size_t)frame_height * 4);
             if (pixels != NULL) {
-                result = decode_scaled(frame.fragment.bytes, frame.fragment.size, frame_width, frame_height, pixels);
+                result = decode_scaled(frame.fragment.bytes, frame.fragment.size, (int)frame_width, (int)frame_height, pixels);
                 if (result == 0) {
-                    for (int row = 0; row < frame_height; row++) {
+                    for (int64_t row = 0; row < frame_height; row++) {
                         memcpy(rgba + ((size_t)(y + row) * width + x) * 4, pixels + (size_t)row * frame_width * 4, (size_t)frame_width * 4);
                     }
                 }

@@ -16,7 +16,7 @@ public enum FeedAddressResolver {
                 try await fetcher.fetch(lookup, headers: [("Accept", "application/json")], limit: 64 << 10, deadline: deadline, authorized: true).bytes
             }
             guard let id = FeedAddress.accountID(in: body), let url = address.accountStatusesURL(id: id) else {
-                throw .badURL("the server's account lookup did not say which account")
+                throw .unexpectedAnswer("an account with an id")
             }
             return url
         }

@@ -20,7 +20,7 @@ public struct OAuthLogin: Sendable {
         let body = try await fetcher.fetch(server + "/api/v1/apps", method: .postForm([
             "client_name": "destinations", "redirect_uris": OAuthAnswers.outOfBand, "scopes": OAuthAnswers.scopes,
         ]), headers: [("Accept", "application/json")], limit: 64 << 10, deadline: .seconds(30)).bytes
-        guard let app = OAuthAnswers.app(in: body) else { throw .badURL("the server's app registration gave no client id and secret") }
+        guard let app = OAuthAnswers.app(in: body) else { throw .unexpectedAnswer("an app registration (a client id and secret)") }
         return app
     }
 
@@ -30,7 +30,7 @@ public struct OAuthLogin: Sendable {
             "grant_type": "authorization_code", "code": code, "client_id": clientID, "client_secret": clientSecret,
             "redirect_uri": OAuthAnswers.outOfBand, "scope": OAuthAnswers.scopes,
         ]), headers: [("Accept", "application/json")], limit: 64 << 10, deadline: .seconds(30)).bytes
-        guard let token = OAuthAnswers.accessToken(in: body) else { throw .badURL("the server's token answer gave no token") }
+        guard let token = OAuthAnswers.accessToken(in: body) else { throw .unexpectedAnswer("a token") }
         return token
     }
 
@@ -40,12 +40,12 @@ public struct OAuthLogin: Sendable {
         do {
             checking = try HTTPFetcher(credential: try Credential(token: token, for: server, allowCleartext: false))
         } catch {
-            throw .badURL("\(error)")
+            throw .badURL(server)  // never: a login is over https, or to this machine
         }
         defer { checking.shutdown() }
         let body = try await checking.fetch(server + "/api/v1/accounts/verify_credentials", headers: [("Accept", "application/json")],
                                             limit: 64 << 10, deadline: .seconds(30), authorized: true).bytes
-        guard let acct = OAuthAnswers.account(in: body) else { throw .badURL("the server did not say whose the token is") }
+        guard let acct = OAuthAnswers.account(in: body) else { throw .unexpectedAnswer("an account") }
         return acct
     }
 

@@ -47,7 +47,8 @@ struct OAuthRoutes: Sendable {
         router.post("oauth/revoke") { request, _ in
             let form = try await Self.form(request)
             let revoked = state.withLock { state in
-                state.apps[form["client_id"] ?? ""] == form["client_secret"] && state.tokens.remove(form["token"] ?? "") != nil
+                guard let client = form["client_id"], let secret = form["client_secret"], state.apps[client] == secret else { return false }
+                return state.tokens.remove(form["token"] ?? "") != nil
             }
             return revoked ? Self.json(.ok, [:]) : Self.json(.forbidden, ["error": "unauthorized_client"])
         }

@@ -83,7 +83,8 @@ public struct AccountStore: Sendable {
               let account = try? JSONDecoder().decode(Account.self, from: data) else {
             throw Failure(description: "\(file): not an account this program wrote; log in again")
         }
-        return account
+        // Kept for https://host: never handed to http://host (the file name has no scheme).
+        return account.server == server ? account : nil
     }
 
     /// Forgets `server`'s account; true when there was one.

@@ -106,3 +106,15 @@ import Testing
         #expect((try? String(contentsOfFile: opened, encoding: .utf8)) == "https://example.org/@ana/1")
     }
 }
+
+/// `destinations login`'s server: https, plain http only to this machine (the secret, the
+/// code and the token would cross the network in the clear).
+@Suite struct LoginServerTests {
+    @Test func aLoginGoesOverHTTPSOrStaysOnThisMachine() throws {
+        #expect(try LoginCommand.base(of: "mastodon.social") == "https://mastodon.social")
+        #expect(try LoginCommand.base(of: "127.0.0.1:8080") == "http://127.0.0.1:8080")
+        #expect(try LoginCommand.base(of: "https://example.social/") == "https://example.social")
+        #expect(throws: AppError.self) { try LoginCommand.base(of: "http://example.social") }
+        #expect(throws: AppError.self) { try LoginCommand.base(of: "https://example.social/some/path") }
+    }
+}

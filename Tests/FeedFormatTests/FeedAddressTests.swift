@@ -26,6 +26,7 @@ import Testing
         #expect(address.accountLookupURL == "https://example.social/api/v1/accounts/lookup?acct=ana")
         #expect(address.accountStatusesURL(id: "109876") == "https://example.social/api/v1/accounts/109876/statuses?only_media=true&exclude_replies=true")
         #expect(FeedAddress.accountID(in: Array(#"{"id": "109876", "acct": "ana"}"#.utf8)) == "109876")
+        #expect(try FeedAddress.parse("@花子@example.social").accountLookupURL == "https://example.social/api/v1/accounts/lookup?acct=%E8%8A%B1%E5%AD%90", "any script, encoded")
         #expect(FeedAddress.accountID(in: Array(#"{"id": 42}"#.utf8)) == "42", "a number on some servers")
         #expect(FeedAddress.accountID(in: Array(#"{"error": "Record not found"}"#.utf8)) == nil)
     }

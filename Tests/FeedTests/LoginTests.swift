@@ -33,6 +33,10 @@ import Testing
         try store.save(account)
         #expect(try store.account(forServer: feed.base) == account)
         #expect(try store.account(forServer: "https://elsewhere.example") == nil)
+        let secure = AccountStore.Account(server: "https://h.example", acct: "you", clientID: "c", clientSecret: "s", token: "t")
+        try store.save(secure)
+        #expect(try store.account(forServer: "http://h.example") == nil, "a token kept for https is never handed to http")
+        #expect(try store.account(forServer: "https://h.example") == secure)
         let mode = try FileManager.default.attributesOfItem(atPath: store.path(forServer: feed.base))[.posixPermissions] as? NSNumber
         let folderMode = try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? NSNumber
         #expect(mode?.intValue == 0o600 && folderMode?.intValue == 0o700)

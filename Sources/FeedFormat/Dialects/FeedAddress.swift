@@ -57,8 +57,8 @@ public enum FeedAddress: Sendable, Equatable {
 
     /// Where an account's id is found: `GET /api/v1/accounts/lookup?acct=user`.
     public var accountLookupURL: String? {
-        guard case .account(let user, let server) = self else { return nil }
-        return "\(Self.scheme(server))://\(server)/api/v1/accounts/lookup?acct=\(user)"
+        guard case .account(let user, let server) = self, let name = user.addingPercentEncoding(withAllowedCharacters: .alphanumerics) else { return nil }
+        return "\(Self.scheme(server))://\(server)/api/v1/accounts/lookup?acct=\(name)"
     }
 
     /// The account's statuses with pictures, once its id is known.

@@ -25,7 +25,10 @@ enum WebPCodec {
 
     static func decode(_ data: [UInt8], path: String, covering minimum: (width: Int, height: Int)?) throws(ImageError) -> PixelBuffer {
         guard let canvas = headerSize(data) else { throw .corrupt(path: path, reason: "libwebp cannot read it") }
-        guard !ImageLimits.exceeded(width: canvas.width, height: canvas.height) else { throw .tooLarge(path: path, width: canvas.width, height: canvas.height) }
+        // WebP's own limit is 16383 a side: a canvas claiming more is not a WebP.
+        guard !ImageLimits.exceeded(width: canvas.width, height: canvas.height), canvas.width <= 16383, canvas.height <= 16383 else {
+            throw .tooLarge(path: path, width: canvas.width, height: canvas.height)
+        }
         let size = decodedSize(canvas: canvas, covering: minimum)
         var pixels = [UInt8](repeating: 0, count: size.width * size.height * 4)
         let status = data.withUnsafeBufferPointer { input in

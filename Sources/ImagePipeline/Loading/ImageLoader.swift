@@ -244,6 +244,7 @@ public final class ImageLoader: AssetLoading, Sendable {
                     state.queue.finished(url)
                     state.transfers[url] = nil
                     state.counters.cancelledBeforeStart += 1
+                    self.tally.skipped.add(transfer.interests.count, ordering: .relaxed)
                     continue
                 }
                 // Its task is made under the lock, so a cancel always finds it (the task's

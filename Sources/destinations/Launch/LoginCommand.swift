@@ -59,7 +59,12 @@ struct LoginCommand: ParsableCommand {
               !(components.path.count > 1) else {
             throw AppError(description: "\(PlainText.clean(server)): give a server's name (mastodon.social) or its https address", status: 2)
         }
-        if !server.contains("://") && (host == "127.0.0.1" || host == "localhost") { components.scheme = "http" }
+        let loopback = host == "127.0.0.1" || host == "localhost" || host == "::1"
+        if !server.contains("://") && loopback { components.scheme = "http" }
+        // The secret, the code and the token would cross the network in the clear.
+        if components.scheme?.lowercased() == "http" && !loopback {
+            throw AppError(description: "\(PlainText.clean(server)): a login goes over https (plain http only to a server on this machine)", status: 2)
+        }
         components.path = ""
         return components.string ?? text
     }
