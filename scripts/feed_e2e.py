@@ -10,15 +10,17 @@
    and pages; `G` pages on to the end (the page count grows, then "the end" is said); `q`
    quits with status 0 and the run's photo folder is gone.
 3. At rest (the HUD says no download is pending), nothing is asked of the server for 3 s.
-4. A timeline whose statuses carry escape sequences (OSC, CSI, C1 CSI, DCS): the screen is
+4. A timeline whose statuses carry escape sequences (OSC, CSI, C1 CSI, DCS; the DCS in the alt
+   text, read in the open post): the screen is
    not cleared (the header stays), the window title is untouched, the text shows harmless.
 5. A next page that always fails (429): with no key pressed, the header counts down to each
    retry ("retry in 4 s", 3, 2 …), before the server's words.
 6. Every photo's first request answered 500: each cell says "will retry"; with no key
    pressed, every photo is asked for again after the backoff (the server sees each twice)
    and no mark is left.
-7. A wrong start: an unreachable host, a web page instead of a timeline, a bad URL: one line
-   on standard error, exit 1, nothing written to the terminal.
+7. A wrong start: an unreachable host, a web page instead of a timeline (exit 1), a URL that
+   is not http(s) (a usage error, exit 2): one line on standard error, nothing written to the
+   terminal.
 8. Likes that last (issue 26): `L` reaches the server; with the server stopped a like waits
    ("1 like to send") and the app is killed with SIGKILL; started again with no server, the
    app shows the kept feed ("offline —") with the three likes; the server comes back on the
@@ -161,11 +163,14 @@ def main():
     with FeedServer(server, "--posts", "20") as feed:
         tmux("new-session", "-d", "-s", "e2e", "-x", "160", "-y", "48", f"env XDG_CACHE_HOME={tempfile.gettempdir()}/feed-e2e-escapes-cache XDG_STATE_HOME={os.environ['XDG_STATE_HOME']} {app} --feed {feed.base}/_hostile/escapes; sleep 60")
         try:
-            # The title is the image's alt text (a DCS sequence), the region a CSI and a C1 CSI:
-            # what is left of each is plain text, and the screen was not cleared.
-            text = wait_for(lambda text: "P+q\\alt" in text, "the hostile statuses' text is not shown")
+            # The title is the status's content (a CSI erase and an OSC title), the region a CSI
+            # and a C1 CSI, the alt text (in the open post) a DCS sequence: what is left of each
+            # is plain text, and the screen was not cleared.
+            text = wait_for(lambda text: "[2J]0;ownedCleared?" in text, "the hostile statuses' text is not shown")
             if "[31mRed6n" not in text or "5 posts" not in text.splitlines()[0]:
                 fail("the escape sequences' visible remains are not shown as text")
+            tmux("send-keys", "-t", "e2e", "Enter")
+            wait_for(lambda text: "ALT P+q\\alt" in text, "the hostile alt text is not shown as text in the open post")
             title = tmux("display-message", "-p", "-t", "e2e", "#{pane_title}").stdout.strip()
             if "owned" in title:
                 fail(f"a status set the window title: {title!r}")
@@ -219,12 +224,14 @@ def main():
 
     # 7. Wrong starts.
     with FeedServer(server, "--posts", "20") as feed:
-        for url, words in [("http://127.0.0.1:9/api/v1/timelines/public", "cannot reach"),
-                           (f"{feed.base}/_hostile/html", "web page"),
-                           ("ftp://example.org/timeline", "not an http(s) URL")]:
+        # A feed that cannot be reached or read ends with status 1; one that names no
+        # timeline at all is a usage error, status 2.
+        for url, words, status in [("http://127.0.0.1:9/api/v1/timelines/public", "cannot reach", 1),
+                                   (f"{feed.base}/_hostile/html", "web page", 1),
+                                   ("ftp://example.org/timeline", "not an http or https URL", 2)]:
             run = subprocess.run([app, "--feed", url, "--scenario", "fling", "--duration", "1"], capture_output=True, text=True, timeout=60)
             lines = run.stderr.strip().splitlines()
-            if run.returncode != 1 or len(lines) != 1 or words not in lines[0] or run.stdout:
+            if run.returncode != status or len(lines) != 1 or words not in lines[0] or run.stdout:
                 fail(f"{url}: exit {run.returncode}, stdout {run.stdout!r}, stderr {run.stderr!r}")
             print(f"feed_e2e: {lines[0]}")
 
