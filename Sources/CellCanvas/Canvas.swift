@@ -17,9 +17,13 @@ public struct Canvas: Sendable, Equatable {
 
     /// Cells `x..<x + width` of row `y` link to `url` (drawn as such where the terminal can).
     public struct Link: Sendable, Equatable {
+        /// The first cell's column.
         public let x: Int
+        /// The row.
         public let y: Int
+        /// Cells the link covers.
         public let width: Int
+        /// Where it leads (printable ASCII only).
         public let url: String
     }
 
