@@ -17,8 +17,7 @@ struct LoginCommand: ParsableCommand {
 
     func run() throws {
         let base = try Self.base(of: server)
-        let fetcher: HTTPFetcher
-        do { fetcher = try HTTPFetcher(userAgent: "destinations/\(Version.current)") } catch { throw AppError(description: "\(error)") }
+        let fetcher = try LoginCommand.fetcher()
         defer { fetcher.shutdown() }
         let login = OAuthLogin(server: base, fetcher: fetcher)
         do {
@@ -69,6 +68,11 @@ struct LoginCommand: ParsableCommand {
         return components.string ?? text
     }
 
+    /// The client a login or a logout asks through.
+    static func fetcher() throws(AppError) -> HTTPFetcher {
+        do { return try HTTPFetcher(userAgent: "destinations/\(Version.current)") } catch { throw AppError(description: "\(error)") }
+    }
+
     /// A base URL's host and port, as `--feed home@…` takes it.
     static func name(of base: String) -> String {
         guard let components = URLComponents(string: base), let host = components.host else { return base }
@@ -89,8 +93,7 @@ struct LogoutCommand: ParsableCommand {
         let kept: AccountStore.Account?
         do { kept = try store.account(forServer: base) } catch { throw AppError(description: "\(error)") }
         guard let account = kept else { throw AppError(description: "not logged in to \(PlainText.clean(base))", status: 1) }
-        let fetcher: HTTPFetcher
-        do { fetcher = try HTTPFetcher(userAgent: "destinations/\(Version.current)") } catch { throw AppError(description: "\(error)") }
+        let fetcher = try LoginCommand.fetcher()
         defer { fetcher.shutdown() }
         let login = OAuthLogin(server: base, fetcher: fetcher)
         var revoked = true
