@@ -17,7 +17,9 @@ itself and checks the screen against it:
 5. The grid never moves: every cell row has its borders in the same columns as the first.
 6. Every fixture of Tests/Fixtures/Fediverse (real servers' shapes, every script and emoji
    sequence in names, content and alt text), served by scripts/fixtureserver.py: the first
-   screen's borders line up, and no warned post's words are on it.
+   screen's borders line up, and no warned post's words are on it — in tmux, and in a real
+   xterm (-ti vt340) under Xvfb, read back through xterm's own screen dump (its widths, not
+   a table's).
 7. `destinations login 127.0.0.1:PORT` as a person runs it: the authorization page it prints
    shows a code, pasted on its standard input; the token is kept in a file of mode 0600;
    `--feed home@…` opens the home timeline with it; `logout` revokes it (the home timeline
@@ -28,17 +30,19 @@ import html
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
 
+from e2etmux import Tmux
 from feedserver import FeedServer
 from fixtureserver import FixtureServer
-from screencheck import misaligned_rows
-
-SOCKET = "fediverse-e2e"
+from screencheck import misaligned_cells, misaligned_rows
+from xtermscreen import XtermScreen, text_of
+import xvfb
 
 
 def fail(message):
@@ -46,35 +50,8 @@ def fail(message):
     sys.exit(1)
 
 
-def tmux(*args):
-    return subprocess.run(["tmux", "-L", SOCKET] + list(args), capture_output=True, text=True)
+tmux = Tmux("fediverse-e2e", fail)
 
-
-def screen():
-    return tmux("capture-pane", "-p", "-t", "e2e").stdout
-
-
-def wait_for(predicate, what, timeout=30):
-    deadline = time.monotonic() + timeout
-    text = ""
-    while time.monotonic() < deadline:
-        text = screen()
-        if predicate(text):
-            return text
-        time.sleep(0.2)
-    fail(f"{what}; the screen:\n{text}")
-
-
-def stop_app(feed_url):
-    """Ends the tmux server and waits (up to 10 s) until no app of this run is left (found by
-    its feed's URL, which has the run's port), so its folders can be removed: an app still
-    writing its disk cache made the removal fail. The folders are removed leniently too."""
-    tmux("kill-server")
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        if subprocess.run(["pgrep", "-f", feed_url], capture_output=True).returncode != 0:
-            return
-        time.sleep(0.1)
 
 
 def plain(content):
@@ -109,11 +86,11 @@ def main():
             if warned:
                 hidden_words.append(plain(inner["content"]))
                 warnings.add(inner.get("spoiler_text") or ("filtered: " + inner["filtered"][0]["filter"]["title"] if actions else "sensitive"))
-        tmux("kill-server")
+        tmux.stop()
         command = (f"env XDG_CACHE_HOME={scratch}/cache XDG_STATE_HOME={scratch}/state {app} --feed {feed.timeline} --hud off; sleep 60")
-        tmux("new-session", "-d", "-s", "e2e", "-x", "160", "-y", "48", command)
+        tmux.start(command)
         try:
-            first = wait_for(lambda text: "♥" in text and "posts ·" in text, "no feed on screen")
+            first = tmux.wait_for(lambda text: "♥" in text and "posts ·" in text, "no feed on screen")
             top = grid_part(first)
             # 1. Hidden words: the statuses on the first screen (the first 15 posts shown).
             on_screen = shown[:15]
@@ -148,25 +125,26 @@ def main():
             if not second_warned:
                 fail("the fediverse shapes' second post is not warned")
             words = plain(second["content"])
-            tmux("send-keys", "-t", "e2e", "l", "x")
-            wait_for(lambda text: words in grid_part(text), f"x did not show {words!r}")
-            tmux("send-keys", "-t", "e2e", "x")
-            wait_for(lambda text: words not in grid_part(text), f"x again did not hide {words!r}")
+            tmux.keys("l", "x")
+            tmux.wait_for(lambda text: words in grid_part(text), f"x did not show {words!r}")
+            tmux.keys("x")
+            tmux.wait_for(lambda text: words not in grid_part(text), f"x again did not hide {words!r}")
             print(f"fediverse_e2e: x showed {words!r} and hid it again")
             # 4. The gallery (the third post: four pictures).
-            tmux("send-keys", "-t", "e2e", "l", "Enter")
-            wait_for(lambda text: "1/4 ←/→" in text, "the detail view of the gallery does not say 1/4")
-            tmux("send-keys", "-t", "e2e", "Right")
-            at_two = wait_for(lambda text: "2/4 ←/→" in text, "→ did not turn to the second picture")
+            tmux.keys("l", "Enter")
+            tmux.wait_for(lambda text: "1/4 ←/→" in text, "the detail view of the gallery does not say 1/4")
+            tmux.keys("Right")
+            at_two = tmux.wait_for(lambda text: "2/4 ←/→" in text, "→ did not turn to the second picture")
             if "has no alt text" not in at_two:
                 fail("the second picture (without alt text) does not say so")
-            tmux("send-keys", "-t", "e2e", "Right", "Right", "Right", "Right")
-            wait_for(lambda text: "4/4 ←/→" in text, "→ did not stop at the fourth picture")
+            tmux.keys("Right", "Right", "Right", "Right")
+            tmux.wait_for(lambda text: "4/4 ←/→" in text, "→ did not stop at the fourth picture")
             print("fediverse_e2e: the gallery pages 1/4 → 2/4 (no alt text, said) → 4/4 and stops")
-            tmux("send-keys", "-t", "e2e", "Escape", "q")
+            tmux.keys("Escape", "q")
         finally:
-            stop_app(feed.timeline)
+            tmux.stop(feed.timeline)
     fixtures(app)
+    fixtures_in_xterm(app)
     login(app, server)
     print("fediverse_e2e: PASS")
 
@@ -211,25 +189,37 @@ def login(app, server):
         print(f"fediverse_e2e: login: code pasted, token kept (mode 600), home@ paged, logout revoked it (then: {after.stderr.strip()})")
 
 
-def fixtures(app):
+def fixture_files():
     folder = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Tests/Fixtures/Fediverse")
-    for name in sorted(f for f in os.listdir(folder) if f.endswith(".json")):
-        with FixtureServer(os.path.join(folder, name)) as server, tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as scratch:
-            hidden = []
-            for status in server.statuses:
-                inner = status.get("reblog") or status
-                actions = [f["filter"]["filter_action"] for f in inner.get("filtered") or []]
-                if inner.get("spoiler_text") or inner.get("sensitive") or actions:
-                    words = plain(inner.get("content"))
-                    if len(words) >= 12:
-                        hidden.append(words[:24])
-            tmux("kill-server")
+    return [os.path.join(folder, name) for name in sorted(f for f in os.listdir(folder) if f.endswith(".json"))]
+
+
+def hidden_words(server):
+    """The first words of every status of a fixture that must not be on screen: warned,
+    sensitive, or caught by a filter that applies where the fixture is served."""
+    hidden = []
+    for status in server.statuses:
+        inner = status.get("reblog") or status
+        filters = [f["filter"] for f in (inner.get("filtered") or []) + ((status.get("filtered") or []) if inner is not status else [])]
+        applying = [f for f in filters if server.context in (f.get("context") or [server.context])]
+        if inner.get("spoiler_text") or inner.get("sensitive") or applying:
+            words = plain(inner.get("content"))
+            if len(words) >= 12:
+                hidden.append(words[:24])
+    return hidden
+
+
+def fixtures(app):
+    for path in fixture_files():
+        name = os.path.basename(path)
+        with FixtureServer(path) as server, tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as scratch:
+            hidden = hidden_words(server)
             command = f"env XDG_CACHE_HOME={scratch}/cache XDG_STATE_HOME={scratch}/state {app} --feed {server.timeline} --hud off; sleep 60"
-            tmux("new-session", "-d", "-s", "e2e", "-x", "160", "-y", "48", command)
+            tmux.start(command)
             try:
-                text = wait_for(lambda t: "♥" in t and "posts ·" in t, f"{name}: no feed on screen")
+                text = tmux.wait_for(lambda t: "♥" in t and "posts ·" in t, f"{name}: no feed on screen")
                 time.sleep(1.0)  # the thumbnails that arrive redraw their cells
-                text = screen()
+                text = tmux.screen()
                 top = grid_part(text)
                 bad = misaligned_rows(top)
                 if bad:
@@ -238,10 +228,43 @@ def fixtures(app):
                 if leaked:
                     fail(f"{name}: hidden words on screen: {leaked}")
                 rows = len([line for line in top.splitlines() if "♥" in line])
-                print(f"fediverse_e2e: {name}: {rows} rows of cells aligned, {len(hidden)} warned posts' words absent")
+                print(f"fediverse_e2e: tmux: {name}: {rows} rows of cells aligned, {len(hidden)} warned posts' words absent")
             finally:
-                stop_app(server.timeline)
+                tmux.stop(server.timeline)
 
+
+def fixtures_in_xterm(app):
+    """The same screens in a real xterm (-ti vt340: its thumbnails are sixel pixels), read
+    back through xterm's own screen dump: where xterm put every border, by its widths."""
+    missing = [tool for tool in ("Xvfb", "xterm") if shutil.which(tool) is None]
+    if missing:
+        print(f"fediverse_e2e: xterm: skipped, missing {', '.join(missing)} (make deps-e2e)")
+        return
+    display, env = xvfb.start("1920x1080x24")
+    try:
+        for path in fixture_files():
+            name = os.path.basename(path)
+            with FixtureServer(path) as server, tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as scratch:
+                hidden = hidden_words(server)
+                command = f"env XDG_CACHE_HOME={scratch}/cache XDG_STATE_HOME={scratch}/state {app} --feed {server.timeline} --hud off"
+                with XtermScreen(dict(env, HOME=scratch), scratch, command) as xterm:
+                    xterm.wait_for(lambda rows: "♥" in text_of(rows) and "posts ·" in text_of(rows), f"{name}: no feed in xterm", fail)
+                    time.sleep(1.0)  # the thumbnails that arrive redraw their cells
+                    rows = xterm.cells()
+                    if rows is None:
+                        fail(f"{name}: xterm wrote no screen dump")
+                    top = rows[1:36]
+                    bad = misaligned_cells(top)
+                    if bad:
+                        fail(f"{name}: cells out of alignment in xterm:\n" + "\n".join(bad) + "\n" + text_of(rows))
+                    leaked = [words for words in hidden if words in text_of(top)]
+                    if leaked:
+                        fail(f"{name}: hidden words on xterm's screen: {leaked}")
+                    count = len([row for row in top if "♥" in "".join(row)])
+                    print(f"fediverse_e2e: xterm: {name}: {count} rows of cells aligned, {len(hidden)} warned posts' words absent")
+    finally:
+        display.terminate()
+        display.wait(timeout=10)
 
 if __name__ == "__main__":
     main()

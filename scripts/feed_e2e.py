@@ -36,6 +36,7 @@ import sys
 import tempfile
 import time
 
+from e2etmux import Tmux
 from feedserver import FeedServer
 
 # Runs keep their likes and place apart from the person's, and start fresh (issue 26).
@@ -47,30 +48,7 @@ def fail(message):
     sys.exit(1)
 
 
-# The tmux server in use: a run that starts the app again takes a server of its own (a new
-# session on a server that is just being killed can land in it and vanish with it).
-SOCKET = ["feed-e2e"]
-
-
-def tmux(*args):
-    return subprocess.run(["tmux", "-L", SOCKET[0]] + list(args), capture_output=True, text=True)
-
-
-def screen():
-    return tmux("capture-pane", "-p", "-t", "e2e").stdout
-
-
-def wait_for(predicate, what, timeout=30):
-    deadline = time.monotonic() + timeout
-    text = ""
-    while time.monotonic() < deadline:
-        text = screen()
-        if predicate(text):
-            return text
-        time.sleep(0.2)
-    sessions = tmux("ls").stdout.strip() or tmux("ls").stderr.strip()
-    processes = subprocess.run(["pgrep", "-af", "destinations"], capture_output=True, text=True).stdout.strip()
-    fail(f"{what}; tmux: {sessions}; processes:\n{processes}\nthe screen:\n{text}")
+tmux = Tmux("feed-e2e", fail)
 
 
 def photo_folders():
@@ -113,32 +91,32 @@ def main():
 
     # 2-3. In tmux.
     with FeedServer(server, "--posts", "200") as feed, tempfile.TemporaryDirectory() as scratch:
-        tmux("kill-server")
+        tmux.stop()
         folders_before = set(photo_folders())
         status_file = os.path.join(scratch, "status")
         # A disk cache of its own (issue 26): nothing from an earlier run on this machine.
         command = f"env XDG_CACHE_HOME={scratch}/cache XDG_STATE_HOME={scratch}/state {app} --feed {feed.timeline}; echo $? > {status_file}; sleep 60"
-        tmux("new-session", "-d", "-s", "e2e", "-x", "160", "-y", "48", command)
+        tmux.start(command)
         try:
-            first = wait_for(lambda text: pages_in(text.splitlines()[0] if text else "") is not None and "♥" in text, "no feed header or posts")
+            first = tmux.wait_for(lambda text: pages_in(text.splitlines()[0] if text else "") is not None and "♥" in text, "no feed header or posts")
             posts, pages = pages_in(first.splitlines()[0])
             # The first screen's titles are the feed's (the bundled catalogue's first post).
             if "Young grass" not in first:
                 fail("the first post's title is not on screen")
             print(f"feed_e2e: tmux: first screen with {posts} posts in {pages} pages")
-            tmux("send-keys", "-t", "e2e", "G")
-            grown = wait_for(lambda text: (pages_in(text.splitlines()[0]) or (0, 0))[1] > pages, "G did not page on")
+            tmux.keys("G")
+            grown = tmux.wait_for(lambda text: (pages_in(text.splitlines()[0]) or (0, 0))[1] > pages, "G did not page on")
             print(f"feed_e2e: tmux: after G: {grown.splitlines()[0].strip()}")
             # G pages on to the end of the feed (200 posts), then all is at rest: no request
             # for 3 s once the screen is whole.
-            wait_for(lambda text: "the end" in text.splitlines()[0], "G did not page on to the end")
+            tmux.wait_for(lambda text: "the end" in text.splitlines()[0], "G did not page on to the end")
             # At rest: the HUD says no download is pending (every prefetch done).
-            wait_for(lambda text: "downloads 0 pending" in text, "downloads never finished")
+            tmux.wait_for(lambda text: "downloads 0 pending" in text, "downloads never finished")
             time.sleep(1)
             before = feed.stats()["requests"]
             time.sleep(3)
             after = feed.stats()["requests"]
-            tmux("send-keys", "-t", "e2e", "q")
+            tmux.keys("q")
             deadline = time.monotonic() + 15
             while not os.path.exists(status_file) and time.monotonic() < deadline:
                 time.sleep(0.1)
@@ -148,7 +126,7 @@ def main():
                 fail(f"{after - before} requests while nothing moved")
             # The summary printed at q: the screen at rest showed its photos, so not every
             # image byte went to photos never shown.
-            summary = tmux("capture-pane", "-p", "-J", "-t", "e2e").stdout
+            summary = tmux.screen(joined=True)
             shown = re.search(r"(\d+) of (\d+) KiB of photos never shown", summary)
             if not shown or not int(shown.group(1)) < int(shown.group(2)):
                 fail(f"the summary's photos never shown: {shown.group(0) if shown else 'missing'}")
@@ -157,33 +135,33 @@ def main():
             if left:
                 fail(f"photo folders left behind: {sorted(left)}")
         finally:
-            tmux("kill-server")
+            tmux.stop()
 
     # 4. Escape sequences in statuses.
     with FeedServer(server, "--posts", "20") as feed:
-        tmux("new-session", "-d", "-s", "e2e", "-x", "160", "-y", "48", f"env XDG_CACHE_HOME={tempfile.gettempdir()}/feed-e2e-escapes-cache XDG_STATE_HOME={os.environ['XDG_STATE_HOME']} {app} --feed {feed.base}/_hostile/escapes; sleep 60")
+        tmux.start(f"env XDG_CACHE_HOME={tempfile.gettempdir()}/feed-e2e-escapes-cache XDG_STATE_HOME={os.environ['XDG_STATE_HOME']} {app} --feed {feed.base}/_hostile/escapes; sleep 60")
         try:
             # The title is the status's content (a CSI erase and an OSC title), the region a CSI
             # and a C1 CSI, the alt text (in the open post) a DCS sequence: what is left of each
             # is plain text, and the screen was not cleared.
-            text = wait_for(lambda text: "[2J]0;ownedCleared?" in text, "the hostile statuses' text is not shown")
+            text = tmux.wait_for(lambda text: "[2J]0;ownedCleared?" in text, "the hostile statuses' text is not shown")
             if "[31mRed6n" not in text or "5 posts" not in text.splitlines()[0]:
                 fail("the escape sequences' visible remains are not shown as text")
-            tmux("send-keys", "-t", "e2e", "Enter")
-            wait_for(lambda text: "ALT P+q\\alt" in text, "the hostile alt text is not shown as text in the open post")
+            tmux.keys("Enter")
+            tmux.wait_for(lambda text: "ALT P+q\\alt" in text, "the hostile alt text is not shown as text in the open post")
             title = tmux("display-message", "-p", "-t", "e2e", "#{pane_title}").stdout.strip()
             if "owned" in title:
                 fail(f"a status set the window title: {title!r}")
             print("feed_e2e: escape sequences in statuses shown as text, the title untouched")
         finally:
-            tmux("kill-server")
+            tmux.stop()
 
     # 5. A next page that always fails: with no key pressed, the header's countdown to the
     # retry moves on its own (the grid draws only when something changes, so the countdown
     # must be scheduled; the HUD is off, or its 4 Hz refresh would move it), and it stands
     # before the server's words, which can be cut off.
     with FeedServer(server, "--posts", "20") as feed:
-        tmux("new-session", "-d", "-s", "e2e", "-x", "160", "-y", "48", f"env XDG_STATE_HOME={os.environ['XDG_STATE_HOME']} {app} --fresh --hud off --feed {feed.base}/_hostile/next-fails; sleep 60")
+        tmux.start(f"env XDG_STATE_HOME={os.environ['XDG_STATE_HOME']} {app} --fresh --hud off --feed {feed.base}/_hostile/next-fails; sleep 60")
         try:
             seen = []
 
@@ -194,17 +172,17 @@ def main():
                 # Two steps down in a row within the 8 s backoff (or later), when the five
                 # photos have long arrived and nothing else draws: the countdown ticks by itself.
                 return any(seen[i] >= 8 and seen[i] - 1 == seen[i + 1] and seen[i + 1] - 1 == seen[i + 2] for i in range(len(seen) - 2))
-            wait_for(countdown, "the retry's countdown did not move on its own", timeout=40)
+            tmux.wait_for(countdown, "the retry's countdown did not move on its own", timeout=40)
             print(f"feed_e2e: a failing next page, no key pressed: the header counted down {seen}")
         finally:
-            tmux("kill-server")
+            tmux.stop()
 
     # 6. A server that fails every photo's first request (500): each cell is marked
     # "will retry", then, with no key pressed, asked again after the 2 s backoff and shown.
     with FeedServer(server, "--posts", "20", "--fail-media-first", "1") as feed:
-        tmux("new-session", "-d", "-s", "e2e", "-x", "160", "-y", "48", f"env XDG_CACHE_HOME={tempfile.gettempdir()}/feed-e2e-retry-cache-{os.getpid()} XDG_STATE_HOME={os.environ['XDG_STATE_HOME']} {app} --fresh --hud off --feed {feed.timeline}; sleep 60")
+        tmux.start(f"env XDG_CACHE_HOME={tempfile.gettempdir()}/feed-e2e-retry-cache-{os.getpid()} XDG_STATE_HOME={os.environ['XDG_STATE_HOME']} {app} --fresh --hud off --feed {feed.timeline}; sleep 60")
         try:
-            marked = wait_for(lambda text: text.count("will retry") >= 5, "no photo was marked 'will retry' after a 500")
+            marked = tmux.wait_for(lambda text: text.count("will retry") >= 5, "no photo was marked 'will retry' after a 500")
             started = time.monotonic()
             # A cell drops its mark when its photo is asked for again, before the server has
             # seen the request: wait for the server to have seen every second request, then
@@ -216,11 +194,11 @@ def main():
             asked = feed.stats()["previewRequests"]
             if asked < wanted:
                 fail(f"{asked} preview requests for {marked.count('will retry')} photos asked twice")
-            wait_for(lambda text: "♥" in text and "will retry" not in text, "the photos asked for again were not shown", timeout=30)
+            tmux.wait_for(lambda text: "♥" in text and "will retry" not in text, "the photos asked for again were not shown", timeout=30)
             print(f"feed_e2e: every photo failed once: {marked.count('will retry')} cells marked 'will retry', "
                   f"all asked again and shown {time.monotonic() - started:.1f} s later; the server saw {feed.stats()['previewRequests']} preview requests")
         finally:
-            tmux("kill-server")
+            tmux.stop()
 
     # 7. Wrong starts.
     with FeedServer(server, "--posts", "20") as feed:
@@ -248,10 +226,10 @@ def likes_through_a_kill(app, server):
         runs = [0]
 
         def start_app(feed_url):
-            tmux("kill-server")
+            tmux.stop()
             runs[0] += 1
-            SOCKET[0] = f"feed-e2e-likes-{os.getpid()}-{runs[0]}"
-            tmux("new-session", "-d", "-s", "e2e", "-x", "160", "-y", "48", f"{environment} {app} --feed {feed_url}; sleep 60")
+            tmux.socket = f"feed-e2e-likes-{os.getpid()}-{runs[0]}"
+            tmux.start(f"{environment} {app} --feed {feed_url}; sleep 60")
 
         def wait_until(condition, what, timeout=30):
             deadline = time.monotonic() + timeout
@@ -259,36 +237,36 @@ def likes_through_a_kill(app, server):
                 if condition():
                     return
                 time.sleep(0.2)
-            fail(f"{what}; the screen:\n{screen()}")
+            fail(f"{what}; the screen:\n{tmux.screen()}")
 
         feed = FeedServer(server, "--posts", "60", "--state", journal, "--page-cache-control", "no-cache").__enter__()
         port, timeline = feed.port, feed.timeline
         try:
             start_app(timeline)
-            wait_for(lambda text: "Young grass" in text and "♥" in text, "the feed's first screen")
-            tmux("send-keys", "-t", "e2e", "L", "l", "L")
+            tmux.wait_for(lambda text: "Young grass" in text and "♥" in text, "the feed's first screen")
+            tmux.keys("L", "l", "L")
             wait_until(lambda: feed.favourites() == [59, 60], f"two likes did not reach the server ({feed.favourites()})")
         finally:
             feed.__exit__(None, None, None)
-        tmux("send-keys", "-t", "e2e", "l", "L")
-        wait_for(lambda text: "1 like to send" in header(text), "a like made with no server does not wait")
+        tmux.keys("l", "L")
+        tmux.wait_for(lambda text: "1 like to send" in header(text), "a like made with no server does not wait")
         pid = tmux("display-message", "-p", "-t", "e2e", "#{pane_pid}").stdout.strip()
         subprocess.run(["pkill", "-KILL", "-P", pid])
         print("feed_e2e: likes: two sent, a third waiting, the app killed with SIGKILL")
         # Started again with no server: the kept pages and the three likes.
         start_app(timeline)
-        offline = wait_for(lambda text: "offline —" in header(text) and text.count("· liked") >= 3,
+        offline = tmux.wait_for(lambda text: "offline —" in header(text) and text.count("· liked") >= 3,
                            "the kept feed with its three likes, offline")
         print(f"feed_e2e: likes: offline: {header(offline).strip()[:110]}")
         with FeedServer(server, "--posts", "60", "--state", journal, "--page-cache-control", "no-cache", port=port) as back:
             wait_until(lambda: back.favourites() == [58, 59, 60], "the waiting like was not sent when the server came back", timeout=60)
-            wait_for(lambda text: header(text) and "offline" not in header(text) and "to send" not in header(text),
+            tmux.wait_for(lambda text: header(text) and "offline" not in header(text) and "to send" not in header(text),
                      "the header still says offline", timeout=60)
             print(f"feed_e2e: likes: the server came back and holds {back.favourites()}; each like once "
                   f"({sum(1 for line in open(journal) if line.strip())} actions in its journal)")
             if sum(1 for line in open(journal) if line.strip()) != 3:
                 fail("the server acted on a like twice")
-        tmux("kill-server")
+        tmux.stop()
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """A fixture timeline served on loopback, for the end-to-end tests: one JSON page of
-Tests/Fixtures/Fediverse as `GET /api/v1/timelines/public`, every media URL in it pointed
+Tests/Fixtures/Fediverse as `GET /api/v1/timelines/public` (`/home` for a `-home` fixture), every media URL in it pointed
 at this server, which answers with a real picture of the same kind (the bundled photos for
 JPEG, the test WebP and GIF for .webp and .gif), so the app draws what it would from the
 real server.
@@ -22,6 +22,8 @@ GIF = os.path.join(ROOT, "Tests/ImagePipelineTests/Fixtures/animated.gif")
 
 class FixtureServer:
     def __init__(self, fixture):
+        # A home timeline's fixture is served as one: the person's filters apply by context.
+        self.context = "home" if "-home" in os.path.basename(fixture) else "public"
         self.statuses = json.load(open(fixture, encoding="utf-8"))
         self.media = {}
         self.httpd = None
@@ -82,4 +84,4 @@ class FixtureServer:
 
     @property
     def timeline(self):
-        return f"http://127.0.0.1:{self.port}/api/v1/timelines/public"
+        return f"http://127.0.0.1:{self.port}/api/v1/timelines/{self.context}"

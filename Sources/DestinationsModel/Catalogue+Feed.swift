@@ -100,4 +100,14 @@ extension Catalogue {
         }
         feed.textRevision += 1
     }
+
+    /// Every warned post hidden (false) or shown as it is, and the posts of later pages the
+    /// same; returns the indexes of the posts whose text changed.
+    @discardableResult
+    public mutating func setShowsSensitive(_ shown: Bool) -> [Int] {
+        feed.showsSensitive = shown
+        let changed = feed.posts.indices.filter { feed.posts[$0].warning != nil && (feed.posts[$0].hiddenTitle != nil) == shown }
+        for index in changed { setHidden(!shown, ofPost: index) }
+        return changed
+    }
 }

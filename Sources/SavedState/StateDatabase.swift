@@ -56,6 +56,13 @@ struct StateDatabase: Sendable {
                 table.column("savedAt", .integer).notNull()
             }
         }
+        migrator.registerMigration("2: settings") { db in
+            // The person's lasting choices, by name (``StateStore/Setting``).
+            try db.create(table: "setting") { table in
+                table.primaryKey("name", .text)
+                table.column("value", .text).notNull()
+            }
+        }
         return migrator
     }
 }

@@ -73,7 +73,23 @@ import Testing
         #expect(row.contains("https://example.org/@ana/1"))
         let overlay = String(decoding: Hyperlinks.overlay(canvas.links, of: canvas), as: UTF8.self)
         #expect(overlay.hasPrefix("\u{1B}7") && overlay.hasSuffix("\u{1B}8"), "the cursor and attributes ncurses set are put back")
-        #expect(overlay.contains("\u{1B}]8;;https://example.org/@ana/1\u{1B}\\https://example.org/@ana/1\u{1B}]8;;\u{1B}\\"))
+        #expect(overlay.contains("\u{1B}]8;;https://example.org/@ana/1\u{1B}\\\u{1B}[0;4;38;5;"), "underlined, in the detail view's colours")
+        #expect(overlay.contains("https://example.org/@ana/1\u{1B}]8;;\u{1B}\\"))
+    }
+
+    /// A link's cells keep their colours and attributes, as the terminal numbers them.
+    @Test func aLinkKeepsItsCellsColours() {
+        var canvas = Canvas(columns: 12, rows: 1)
+        canvas.draw("ab", at: Point(x: 0, y: 0), style: CellStyle(foreground: .palette(12), background: .rgb(0x102030), bold: true))
+        canvas.draw("cd", at: Point(x: 2, y: 0), style: CellStyle(foreground: .palette(200), reverse: true))
+        canvas.link("https://e.example/", at: Point(x: 0, y: 0), width: 4)
+        let palette = String(decoding: Hyperlinks.overlay(canvas.links, of: canvas, capability: .palette256), as: UTF8.self)
+        #expect(palette.contains("\u{1B}[0;4;1;94;48;5;\(ColorPalette.xterm256(0x102030))mab\u{1B}[0;4;7;38;5;200mcd"))
+        let direct = String(decoding: Hyperlinks.overlay(canvas.links, of: canvas, capability: .direct), as: UTF8.self)
+        #expect(direct.contains("\u{1B}[0;4;1;38;2;"), "a palette colour as its RGB on a direct-colour terminal")
+        #expect(direct.contains(";48;2;16;32;48mab"))
+        let none = String(decoding: Hyperlinks.overlay(canvas.links, of: canvas, capability: .none), as: UTF8.self)
+        #expect(none.contains("\u{1B}[0;4;1mab\u{1B}[0;4;7mcd"))
     }
 
     @Test func onlyTerminalsThatDrawLinksGetThem() {

@@ -208,6 +208,22 @@ struct ListContents: GridContents {
         #expect(showing.update(.key(.character("x")), in: warned) == [.hidden(1, true)])
     }
 
+    /// `X` shows every warned post and hides them all again, leaving no post the exception
+    /// (the loop keeps the choice for the next runs); it works in the open post too.
+    @Test func capitalXShowsEveryWarnedPostAndHidesThemAll() {
+        var state = fresh()
+        var warned = grid
+        warned.warned = [1, 7]
+        _ = state.update(.key(.character("x")), in: warned)
+        #expect(!state.isHidden(1, in: warned) && state.isHidden(7, in: warned))
+        #expect(state.update(.key(.character("X")), in: warned) == [.sensitiveShown(true)])
+        #expect(!state.isHidden(1, in: warned) && !state.isHidden(7, in: warned) && state.sensitive.showsAll)
+        #expect(state.update(.key(.character("X")), in: warned) == [.sensitiveShown(false)])
+        #expect(state.isHidden(1, in: warned) && state.isHidden(7, in: warned), "post 1's own x is forgotten too")
+        _ = state.update(.key(.enter), in: warned)
+        #expect(state.update(.key(.character("X")), in: warned) == [.sensitiveShown(true)])
+    }
+
     /// In the detail view, ←/→ (h/l) page through the open post's pictures and stop at
     /// either end; opening a post starts at its first; `x` there reveals the open post.
     @Test func theDetailViewPagesThroughAPostsPictures() {

@@ -43,6 +43,20 @@ import Testing
         #expect(catalogue.post(1).title == "Heights")
     }
 
+    /// `X`: every warned post shown, and the posts of later pages too; then all hidden again.
+    @Test func showingAllFollowsIntoLaterPages() {
+        var catalogue = Catalogue(feedNamed: "m.example")
+        catalogue.appendFeedPosts(posts)
+        catalogue.setHidden(false, ofPost: 1)
+        #expect(catalogue.setShowsSensitive(true) == [2], "post 1 was shown already")
+        #expect(!catalogue.isHidden(ofPost: 1) && !catalogue.isHidden(ofPost: 2))
+        let later = posts.map { Self.post($0.statusID + "0", title: $0.title, warning: $0.warning) }
+        catalogue.appendFeedPosts(later)
+        #expect(!catalogue.isHidden(ofPost: 4) && catalogue.hasWarning(ofPost: 4), "a later page's warned post arrives shown")
+        #expect(catalogue.setShowsSensitive(false) == [1, 2, 4, 5])
+        #expect(catalogue.post(4).title == "Heights")
+    }
+
     @Test func aFeedPostCarriesItsPictures() {
         var catalogue = Catalogue(feedNamed: "m.example")
         let gallery = FeedPost(statusID: "9", title: "Two huts", region: "Bo", likes: 0,

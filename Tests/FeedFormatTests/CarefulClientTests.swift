@@ -39,6 +39,26 @@ import Testing
         #expect(try TimelinePage.parse(Array("[\(boost)]".utf8), link: nil).filteredOut == 1)
     }
 
+    /// A filter applies only where the person said (Mastodon sends every match, whatever the
+    /// timeline): one for the home timeline hides nothing in a public one, and the timeline's
+    /// URL says which it is.
+    @Test func aFilterAppliesOnlyInItsContexts() throws {
+        let homeOnly = { (action: String) in #", "filtered": [{"filter": {"title": "Fog", "context": ["home"], "filter_action": "\#(action)"}}]"# }
+        let json = Array(("[" + Shape.status("1", attachments: Shape.image, extra: homeOnly("hide")) + ","
+                          + Shape.status("2", attachments: Shape.image, extra: homeOnly("warn")) + "]").utf8)
+        let home = try TimelinePage.parse(json, link: nil, context: .home)
+        #expect(home.filteredOut == 1 && home.posts.map(\.warning) == ["filtered: Fog"])
+        let tag = try TimelinePage.parse(json, link: nil, context: .public)
+        #expect(tag.filteredOut == 0 && tag.posts.map(\.warning) == [nil, nil])
+        #expect(try TimelinePage.parse(json, link: nil).filteredOut == 1, "no context known: every filter applies")
+        #expect(FilterContext(timelineURL: "https://m.example/api/v1/timelines/home?limit=40") == .home)
+        #expect(FilterContext(timelineURL: "https://m.example/api/v1/timelines/list/7") == .home)
+        #expect(FilterContext(timelineURL: "https://m.example/api/v1/accounts/9/statuses?only_media=true") == .account)
+        #expect(FilterContext(timelineURL: "https://m.example/api/v1/timelines/tag/cats") == .public)
+        let dialect = try #require(FeedDialects.forFeed("https://m.example/api/v1/timelines/home") as? MastodonDialect)
+        #expect(dialect.filterContext == .home)
+    }
+
     @Test func imagesAndGIFsArePicturesVideoAndAudioAreNot() throws {
         let gallery = try #require(try post(Shape.status("1", attachments: [
             Self.attachment("image", 1, alt: "A hut"), Self.attachment("video", 2), Self.attachment("gifv", 3),

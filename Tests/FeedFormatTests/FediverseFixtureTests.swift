@@ -22,11 +22,17 @@ import Testing
         var boostedBy: String?
     }
 
-    static func expected(_ status: [String: Any]) -> Expected {
+    /// Where a fixture's timeline is read: its name says (`mastodon-home.json` is a home timeline).
+    static func context(of file: String) -> FilterContext { file.contains("-home") ? .home : .public }
+
+    static func expected(_ status: [String: Any], in context: FilterContext) -> Expected {
         let inner = status["reblog"] as? [String: Any] ?? status
         var result = Expected()
         let filters = ((inner["filtered"] as? [[String: Any]]) ?? []) + (inner.keys.contains("reblog") ? [] : (status["filtered"] as? [[String: Any]]) ?? [])
-        let actions = filters.compactMap { ($0["filter"] as? [String: Any])?["filter_action"] as? String }
+        let applying = filters.compactMap { $0["filter"] as? [String: Any] }.filter { filter in
+            (filter["context"] as? [String]).map { $0.contains(context.rawValue) } ?? true
+        }
+        let actions = applying.compactMap { $0["filter_action"] as? String }
         if actions.contains("hide") {
             result.isFilteredOut = true
             return result
@@ -55,8 +61,8 @@ import Testing
     func everyStatusIsShownAsACarefulClientShowsIt(file: String) throws {
         let data = try Data(contentsOf: Self.folder.appendingPathComponent(file))
         let raw = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
-        let page = try TimelinePage.parse(Array(data), link: nil)
-        let expected = raw.map(Self.expected)
+        let page = try TimelinePage.parse(Array(data), link: nil, context: Self.context(of: file))
+        let expected = raw.map { Self.expected($0, in: Self.context(of: file)) }
         #expect(page.filteredOut == expected.count(where: \.isFilteredOut), "\(file): filtered out")
         let posts = expected.filter(\.isPost)
         #expect(page.skipped == expected.count(where: { !$0.isPost && !$0.isFilteredOut }), "\(file): skipped")

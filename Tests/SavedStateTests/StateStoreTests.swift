@@ -43,6 +43,17 @@ import Testing
         return try StateStore(folder: folder, now: { clock.now })
     }
 
+    /// A setting (`X`: warned posts shown) is unset until kept, and there at the next open.
+    @Test func aSettingIsThereAgainAtTheNextOpen() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try StateStore(folder: folder)
+        #expect(store.value(of: .showSensitive) == nil)
+        try store.keep(true, for: .showSensitive)
+        #expect(try StateStore(folder: folder).value(of: .showSensitive) == true)
+        try store.keep(false, for: .showSensitive)
+        #expect(try StateStore(folder: folder).value(of: .showSensitive) == false)
+    }
+
     @Test func likesAndPlacesAreThereAgainAtTheNextOpen() throws {
         do {
             let store = try open()

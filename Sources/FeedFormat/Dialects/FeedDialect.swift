@@ -44,8 +44,10 @@ public enum FeedDialects {
     /// In the order they are asked; the last answers for any feed.
     public static let known: [any FeedDialect] = [MastodonDialect()]
 
-    /// The dialect for a feed at `feedURL`.
+    /// The dialect for a feed at `feedURL` (Mastodon's reads the person's filters in the
+    /// timeline's context).
     public static func forFeed(_ feedURL: String) -> any FeedDialect {
-        known.first { $0.recognises(feedURL) } ?? MastodonDialect()
+        let dialect = known.first { $0.recognises(feedURL) } ?? MastodonDialect()
+        return dialect is MastodonDialect ? MastodonDialect(filterContext: FilterContext(timelineURL: feedURL)) : dialect
     }
 }

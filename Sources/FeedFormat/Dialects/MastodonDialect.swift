@@ -8,8 +8,11 @@ public struct MastodonDialect: FeedDialect {
     /// Statuses asked for a page when the feed's URL names no `limit` (Mastodon's most).
     public static let pageSize = 40
 
-    /// Mastodon's API.
-    public init() {}
+    /// Where its timeline is read, for the person's filters (nil: every filter applies).
+    public var filterContext: FilterContext?
+
+    /// Mastodon's API; `filterContext`: where the timeline is read.
+    public init(filterContext: FilterContext? = nil) { self.filterContext = filterContext }
 
     public var name: String { "Mastodon" }
 
@@ -28,7 +31,7 @@ public struct MastodonDialect: FeedDialect {
     public var pageHeaders: [(String, String)] { [("Accept", "application/json")] }
 
     public func parsePage(_ body: [UInt8], link: String?) throws(FeedError) -> TimelinePage {
-        try TimelinePage.parse(body, link: link)
+        try TimelinePage.parse(body, link: link, context: filterContext)
     }
 
     public func likeRequest(statusID: String, liked: Bool, feedURL: String) -> LikeRequest? {

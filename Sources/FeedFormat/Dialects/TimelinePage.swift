@@ -49,9 +49,10 @@ public struct TimelinePage: Sendable, Hashable {
     /// Reads a `GET /api/v1/timelines/…` body (a JSON array of statuses) and its `Link`
     /// header. A status that cannot be shown is skipped and counted, never fatal: a
     /// missing or odd field, no image, a URL that is not http(s). Only a body that is not
-    /// a list at all is an error.
+    /// a list at all is an error. `context`: where the page is read, so that a filter of
+    /// the person's applies only where they said (nil: every filter applies).
     /// - Complexity: O(n) in the body's size.
-    public static func parse(_ body: [UInt8], link: String?) throws(FeedError) -> TimelinePage {
+    public static func parse(_ body: [UInt8], link: String?, context: FilterContext? = nil) throws(FeedError) -> TimelinePage {
         let firstVisible = body.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
         if firstVisible == UInt8(ascii: "<") { throw .html }
         let statuses: [Lenient<Status>]
@@ -66,9 +67,9 @@ public struct TimelinePage: Sendable, Hashable {
         var posts: [FeedPost] = []
         var skipped = 0, filteredOut = 0
         for status in statuses {
-            if status.value.map(Self.isFilteredOut) == true {
+            if status.value.map({ Self.isFilteredOut($0, in: context) }) == true {
                 filteredOut += 1
-            } else if let post = status.value.flatMap(Self.post(from:)) {
+            } else if let post = status.value.flatMap({ Self.post(from: $0, in: context) }) {
                 posts.append(post)
             } else {
                 skipped += 1
@@ -93,14 +94,19 @@ public struct TimelinePage: Sendable, Hashable {
     }
 
     /// A filter of the person's says to hide it (Mastodon 4's `filtered`, on the status or
-    /// the boosted one).
-    static func isFilteredOut(_ status: Status) -> Bool {
-        let shown = status.reblog?.value ?? status
-        return (shown.filtered ?? []).contains { $0.value?.filter?.action == "hide" }
-            || (status.filtered ?? []).contains { $0.value?.filter?.action == "hide" }
+    /// the boosted one) where the page is read.
+    static func isFilteredOut(_ status: Status, in context: FilterContext?) -> Bool {
+        filters(of: status, in: context).contains { $0.action == "hide" }
     }
 
-    static func post(from status: Status) -> FeedPost? {
+    /// The person's filters that `status` (and the status it boosts) matched and that apply
+    /// in `context`.
+    static func filters(of status: Status, in context: FilterContext?) -> [Status.FilterResult.Filter] {
+        let boosted = status.reblog?.value?.filtered ?? []
+        return (boosted + (status.filtered ?? [])).compactMap { $0.value?.filter }.filter { $0.applies(in: context) }
+    }
+
+    static func post(from status: Status, in context: FilterContext? = nil) -> FeedPost? {
         let boost = status.reblog?.value
         let shown = boost ?? status
         guard let id = shown.id ?? status.id else { return nil }
@@ -112,19 +118,20 @@ public struct TimelinePage: Sendable, Hashable {
         let author = shown.account.flatMap(Self.name(of:)) ?? "Unknown"
         return FeedPost(statusID: id, title: Self.cut(title, to: maximumTitleLength), region: String(author.prefix(maximumTitleLength)),
                         likes: max(0, shown.favouritesCount ?? 0), favourited: shown.favourited ?? false, pictures: Array(pictures),
-                        warning: warning(for: shown, boost: boost == nil ? nil : status),
+                        warning: warning(for: shown, filters: filters(of: status, in: context)),
                         boostedBy: boost == nil ? nil : status.account.flatMap(Self.name(of:)).map { String($0.prefix(maximumTitleLength)) },
                         url: shown.url.flatMap(Self.webURL))
     }
 
-    /// Why the post is hidden until asked: its content warning, "sensitive", or a `warn`
-    /// filter's title; nil when nothing hides it. Mastodon's web UI hides the media of a
-    /// `sensitive` status even without a warning (toot showed those: toot #529).
-    static func warning(for shown: Status, boost: Status?) -> String? {
+    /// Why the post is hidden until asked: its content warning, "sensitive", or the title of
+    /// a filter that applies and does not hide the status outright (`warn`, and Mastodon 4.4's
+    /// `blur`, which hides the media only: here the words too, as for `sensitive`); nil when
+    /// nothing hides it. Mastodon's web UI hides the media of a `sensitive` status even
+    /// without a warning (toot showed those: toot #529).
+    static func warning(for shown: Status, filters: [Status.FilterResult.Filter]) -> String? {
         let spoiler = shown.spoilerText.map(PlainText.clean) ?? ""
         if !spoiler.isEmpty { return cut(spoiler, to: maximumTitleLength) }
-        let filters = (shown.filtered ?? []) + (boost?.filtered ?? [])
-        if let warned = filters.lazy.compactMap({ $0.value?.filter }).first(where: { $0.action != "hide" }) {
+        if let warned = filters.first(where: { $0.action != "hide" }) {
             let title = warned.title.map(PlainText.clean) ?? ""
             return cut(title.isEmpty ? "filtered" : "filtered: \(title)", to: maximumTitleLength)
         }
@@ -238,11 +245,20 @@ struct Status: Decodable {
         struct Filter: Decodable {
             var title: String?
             var action: String?
-            enum CodingKeys: String, CodingKey { case title, action = "filter_action" }
+            /// Where the filter applies (nil: not said, so everywhere).
+            var contexts: [String]?
+            enum CodingKeys: String, CodingKey { case title, action = "filter_action", contexts = "context" }
             init(from decoder: any Decoder) throws {
                 let c = try decoder.container(keyedBy: CodingKeys.self)
                 title = try? c.decodeIfPresent(String.self, forKey: .title)
                 action = try? c.decodeIfPresent(String.self, forKey: .action)
+                contexts = try? c.decodeIfPresent([String].self, forKey: .contexts)
+            }
+
+            /// Whether the filter applies where the page is read (nil: not known, so it does).
+            func applies(in context: FilterContext?) -> Bool {
+                guard let context, let contexts else { return true }
+                return contexts.contains(context.rawValue)
             }
         }
         enum CodingKeys: String, CodingKey { case filter }

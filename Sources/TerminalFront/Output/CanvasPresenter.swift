@@ -197,7 +197,7 @@ public final class CanvasPresenter {
         frameBytes += preamble
         Curses.update()
         capture?.take(into: &frameBytes)
-        if drawsLinks { frameBytes += Hyperlinks.overlay(canvas.links, of: canvas) }
+        if drawsLinks { frameBytes += Hyperlinks.overlay(canvas.links, of: canvas, capability: capability) }
         let strips = pixels?.takeStrips() ?? []
         frameBytes += strips
         lastPixelBytes = (preamble, strips)

@@ -101,6 +101,14 @@ final class PersonalState {
         }
     }
 
+    /// Keeps a choice the person made that holds for every scope (`X`: warned posts shown).
+    func keep(_ value: Bool, for setting: StateStore.Setting) {
+        let store = store, failures = writeFailures
+        writer.async {
+            do { try store.keep(value, for: setting) } catch { failures.post("\(error)") }
+        }
+    }
+
     /// Keeps the place about once a second while the person browses (a kill loses at most a
     /// second of it).
     func keepNow(_ place: StateStore.Place, at time: Duration) {

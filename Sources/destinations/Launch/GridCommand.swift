@@ -39,7 +39,7 @@ struct GridCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Browse a Mastodon-compatible timeline instead: a server (mastodon.social: its public pictures), @user@server, #tag@server, home@server, local@server, or a timeline's URL (destinations-feed's too). Pages follow its Link header as you scroll.", valueName: "feed"))
     var feed: String?
 
-    @Flag(name: .customLong("show-sensitive"), help: "With --feed: show posts behind a content warning or marked sensitive as they are (by default they are hidden until you press x).")
+    @Flag(name: .customLong("show-sensitive"), help: "With --feed: show posts behind a content warning or marked sensitive as they are, for this run (by default they are hidden until you press x; X shows them all and remembers it).")
     var showSensitive = false
 
     @Option(help: ArgumentHelp("With --feed: sent as 'Authorization: Bearer' to the feed's own origin only. Other users can read it in the process list: prefer --token-file or DESTINATIONS_TOKEN.", valueName: "token"))

@@ -22,6 +22,9 @@ enum GridLaunch {
             for repair in store.repairs { printError("destinations: \(repair)") }
             return store
         }
+        var options = options
+        // `X` in an earlier run: warned posts start shown (`--show-sensitive` does it for one run).
+        if store?.value(of: .showSensitive) == true { options.showsSensitive = true }
         let loaded = try options.loadCatalogue(wake: wake)
         let personal = store.map { store in
             let outbox = loaded.feed.map { LikeOutbox(feedURL: $0.url, store: store, fetcher: $0.fetcher, wake: wake) }

@@ -13,6 +13,7 @@ enum HelpPanel {
         ("s", "sort: catalogue, title, region, likes"),
         ("L  +", "like the selected post, or take the like back"),
         ("x", "show a post behind its content warning / hide it"),
+        ("X", "show every warned post / hide all (remembered)"),
         ("←  →  (open post)", "its other pictures, with their alt text"),
         ("o  (open post)", "its web page in your browser"),
         ("p", "prefetch in idle frame time on / off"),

@@ -29,7 +29,10 @@ extension GridLoop {
         let posts = view.posts
         let shown = posts.source.numberOfItems, total = posts.postCount
         if let feed = sources.feed {
-            let status = feed.status(posts: total, now: clock.now)
+            var status = feed.status(posts: total, now: clock.now)
+            // Said while it holds: a saved `X` outlasts the run, and a warned post shown
+            // looks like any other.
+            if model.sensitive.showsAll { status += " · warned posts shown (X hides)" }
             return shown == total || posts.isQuerying ? status : "\(shown) shown of " + status
         }
         if !posts.catalogue.isComplete { return "\(total) photos so far, reading the folder…" }

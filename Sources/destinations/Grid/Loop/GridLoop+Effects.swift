@@ -13,6 +13,9 @@ extension GridLoop {
         case .openPage(let id):
             let result = PageOpener.open(view.catalogue.post(id - 1).url, environment: ProcessInfo.processInfo.environment)
             view.detail?.note = result
+        case .sensitiveShown(let shown):
+            sources.personal?.keep(shown, for: .showSensitive)
+            view.perform(effect, at: time)
         case .idleWork(let on): scheduler.isIdleWorkEnabled = on
         case .refreshRate(let rate): scheduler.changeRefreshRate(to: rate)
         case .scrollToBottom:

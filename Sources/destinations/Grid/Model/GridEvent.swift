@@ -60,6 +60,8 @@ enum GridEffect: Equatable {
     case showPicture(Int)
     /// Post `id` is now hidden behind its warning (true) or shown as it is (false).
     case hidden(Int, Bool)
+    /// Every warned post is now shown as it is (true) or hidden (`X`); the loop keeps the choice.
+    case sensitiveShown(Bool)
     /// Open post `id`'s web page in the person's browser (`o`), or say where to paste it.
     case openPage(Int)
     /// Prefetching in idle frame time on or off.
@@ -72,7 +74,8 @@ enum GridEffect: Equatable {
     var actsOnTheShownGrid: Bool {
         switch self {
         case .requery, .selectionMoved, .fling, .scroll, .wheel, .page, .scrollToTop, .scrollToBottom, .liked, .openDetail: true
-        case .relayout, .repaint, .requeryQuietly, .reconfigure, .closeDetail, .showPicture, .hidden, .openPage, .idleWork, .refreshRate: false
+        case .relayout, .repaint, .requeryQuietly, .reconfigure, .closeDetail, .showPicture, .hidden, .sensitiveShown, .openPage, .idleWork,
+             .refreshRate: false
         }
     }
 }

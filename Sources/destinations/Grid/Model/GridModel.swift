@@ -156,6 +156,7 @@ struct GridModel: Equatable {
         case .character("x"):
             guard contents.index(of: selected) != nil else { return [] }
             return toggleHidden(selected, in: contents)
+        case .character("X"): return toggleShowsAll()
         case .character("j"), .down: return moveSelection(by: contents.columns, in: contents)
         case .character("k"), .up: return moveSelection(by: -contents.columns, in: contents)
         case .character("l"), .right: return moveSelection(by: 1, in: contents)
@@ -228,6 +229,7 @@ struct GridModel: Equatable {
             overlays.help = true
             return []
         case .character("x"): return toggleHidden(id, in: contents)
+        case .character("X"): return toggleShowsAll()
         case .character("o"): return [.openPage(id)]
         case .character("l"), .right: return turnPicture(by: 1, of: id, in: contents)
         case .character("h"), .left: return turnPicture(by: -1, of: id, in: contents)
@@ -240,6 +242,13 @@ struct GridModel: Equatable {
         guard contents.hasWarning(id) else { return [] }
         sensitive.toggle(id)
         return [.hidden(id, isHidden(id, in: contents))]
+    }
+
+    /// `X`: every warned post shown as it is, or every one hidden again; the choice is kept
+    /// for the next runs (Mastodon's "always show media" preference).
+    private mutating func toggleShowsAll() -> [GridEffect] {
+        sensitive.showAll(!sensitive.showsAll)
+        return [.sensitiveShown(sensitive.showsAll)]
     }
 
     /// ←/→ in the detail view: the open post's next or previous picture, stopping at either end.
@@ -287,7 +296,7 @@ struct LikeWords: Equatable {
 }
 
 /// The person's word on warned posts: shown as they are or hidden, by post id, over the
-/// default (`--show-sensitive` shows all; a post toggled with `x` is the exception).
+/// default (`--show-sensitive` or the saved `X` shows all; a post toggled with `x` is the exception).
 struct SensitiveWords: Equatable {
     private(set) var showsAll: Bool
     /// Posts whose state is the opposite of the default.
@@ -299,5 +308,11 @@ struct SensitiveWords: Equatable {
 
     mutating func toggle(_ id: Int) {
         if exceptions.remove(id) == nil { exceptions.insert(id) }
+    }
+
+    /// Every warned post shown (true) or hidden: no exception is left.
+    mutating func showAll(_ shows: Bool) {
+        showsAll = shows
+        exceptions = []
     }
 }

@@ -83,6 +83,12 @@ final class GridPosts {
         return catalogue.textRevision != before
     }
 
+    /// Every warned post hidden (false) or shown as it is, and the posts of pages still to
+    /// come the same (`X`); returns the posts whose text changed.
+    func setShowsSensitive(_ shown: Bool) -> [Int] {
+        catalogue.setShowsSensitive(shown).map { $0 + 1 }
+    }
+
     /// True while a query is being computed or waits for the next commit.
     var isQuerying: Bool { source.hasBackgroundWork }
 

@@ -100,6 +100,11 @@ final class GridView {
             if posts.setHidden(hidden, id: id), !model.filter.isEmpty { requery(animated: false) }
             posts.source.reconfigureItems([id])
             if detail?.id == id { showPicture(model.detailPicture) }
+        case .sensitiveShown(let shown):
+            let changed = posts.setShowsSensitive(shown)
+            if !changed.isEmpty, !model.filter.isEmpty { requery(animated: false) }
+            posts.source.reconfigureItems(changed)
+            if let detail, changed.contains(detail.id) { showPicture(model.detailPicture) }
         case .relayout, .repaint, .liked, .idleWork, .refreshRate, .openPage: assertionFailure("\(effect) is the loop's")
         }
     }
