@@ -137,44 +137,27 @@ public final class FeedPager: Sendable {
             return state.next
         }
         guard let url else { throw .badURL("") }
-        let result = Lock<Result<FeedPageArrival, FetchError>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let task = Task.detached { [self] in
-            // A failure that may pass (a 500, a dropped connection) is asked again twice,
-            // after 0.5 and 1 s, before the start gives up.
-            for attempt in 1...Self.firstPageAttempts {
-                do throws(FetchError) {
-                    let arrival = try await Self.page(url, fetcher: fetcher, dialect: dialect)
-                    result.withLock { $0 = .success(arrival) }
-                    break
-                } catch {
-                    result.withLock { $0 = .failure(error) }
-                    guard error.isTransient, attempt < Self.firstPageAttempts else { break }
-                    // A server's Retry-After stands (the bound ends a wait past it).
-                    try? await Task.sleep(for: max(.milliseconds(500 << (attempt - 1)), error.retryAfter ?? .zero))
+        let fetcher = fetcher, dialect = dialect
+        do throws(FetchError) {
+            let arrival = try BlockingFetch.run(bound: bound, tooSlow: .tooSlow(host: URL(string: url)?.host ?? url, bound: bound),
+                                                whileWaiting: whileWaiting) { () async throws(FetchError) -> FeedPageArrival in
+                // A failure that may pass (a 500, a dropped connection) is asked again twice,
+                // after 0.5 and 1 s, before the start gives up.
+                var attempt = 1
+                while true {
+                    do throws(FetchError) {
+                        return try await Self.page(url, fetcher: fetcher, dialect: dialect)
+                    } catch {
+                        guard error.isTransient, attempt < Self.firstPageAttempts, !Task.isCancelled else { throw error }
+                        // A server's Retry-After stands (the bound ends a wait past it).
+                        try? await Task.sleep(for: max(.milliseconds(500 << (attempt - 1)), error.retryAfter ?? .zero))
+                        attempt += 1
+                    }
                 }
             }
-            done.signal()
-        }
-        let started = ContinuousClock.now
-        var ending: FetchError?
-        while done.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
-            let waited = ContinuousClock.now - started
-            if waited > bound {
-                ending = .tooSlow(host: URL(string: url)?.host ?? url, bound: bound)
-            } else if !whileWaiting(waited) {
-                ending = .cancelled
-            }
-            guard let ending else { continue }
-            task.cancel()
-            state.withLock { $0.loading = false }
-            throw ending
-        }
-        switch result.withLock({ $0 })! {
-        case .success(let arrival):
             accept(arrival, from: url)
             return arrival
-        case .failure(let error):
+        } catch {
             state.withLock { $0.loading = false }
             throw error
         }
