@@ -187,6 +187,8 @@ fuzz: deps
 # million posts plus a hostile photo folder; RSS and hitches each second into .build/soak.csv.
 SOAK_S ?= 600
 soak: deps
+	@# gdb reads the heap in use (the memory gate) and, on a hang, the main thread's stack.
+	@$(MAKE) --no-print-directory install-packages PACKAGES="gdb"
 	$(SWIFT) build -c release --product destinations
 	python3 scripts/soak.py --seconds $(SOAK_S)
 
