@@ -13,7 +13,8 @@ itself and checks the screen against it:
 2. Galleries say `1/4` and `1/2`, a GIF says `GIF`, a boost says `♺ Rover`.
 3. `x` on a warned post shows its words; `x` again hides them.
 4. The detail view of a four-picture post pages with → to `2/4` (that picture has no alt
-   text, and says so) and stops at `4/4`.
+   text, and says so) and stops at `4/4`. `X` shows every warned post (the header says so),
+   the next run starts that way (the choice is kept), and `X` again hides them.
 5. The grid never moves: every cell row has its borders in the same columns as the first.
 6. Every fixture of Tests/Fixtures/Fediverse (real servers' shapes, every script and emoji
    sequence in names, content and alt text), served by scripts/fixtureserver.py: the first
@@ -140,7 +141,23 @@ def main():
             tmux.keys("Right", "Right", "Right", "Right")
             tmux.wait_for(lambda text: "4/4 ←/→" in text, "→ did not stop at the fourth picture")
             print("fediverse_e2e: the gallery pages 1/4 → 2/4 (no alt text, said) → 4/4 and stops")
-            tmux.keys("Escape", "q")
+            # 4b. X: every warned post shown, said in the header, and remembered by the next run.
+            tmux.keys("Escape", "X")
+            shown_all = tmux.wait_for(lambda text: "warned posts shown (X hides)" in text.splitlines()[0] and "x shows" not in grid_part(text),
+                                      "X did not show every warned post")
+            absent = [plain(inner["content"]) for inner, warned in on_screen[:10] if warned and plain(inner["content"]) not in shown_all]
+            if absent:
+                fail(f"after X, warned posts' words still absent: {absent}")
+            tmux.keys("q")
+            tmux.stop(feed.timeline)
+            tmux.start(command)
+            tmux.wait_for(lambda text: "warned posts shown (X hides)" in text.splitlines()[0] and words in grid_part(text),
+                          "the next run did not start with every warned post shown")
+            tmux.keys("X")
+            tmux.wait_for(lambda text: "warned posts shown" not in text.splitlines()[0] and words not in grid_part(text),
+                          "X again did not hide them")
+            print("fediverse_e2e: X showed every warned post, the next run started so, X again hid them")
+            tmux.keys("q")
         finally:
             tmux.stop(feed.timeline)
     fixtures(app)
