@@ -6,8 +6,14 @@ import PackageDescription
 let package = Package(
     name: "destinations",
     platforms: [.macOS(.v15)],
+    // Only the toolkit is a product. A package that depends on this one resolves the
+    // dependencies of every target its declared products reach (SwiftPM 6.3: target-based
+    // resolution is compiled out), so the app, the feed server and the feed client —
+    // async-http-client, Hummingbird, GRDB, swift-nio-ssl, swift-crypto … — are not products:
+    // a dependent resolves swift-collections and nothing else (D-075). `swift build
+    // --product destinations` still works here: a root package's executable targets are
+    // products of their own.
     products: [
-        .executable(name: "destinations", targets: ["destinations"]),
         .library(name: "CoreKit", targets: ["CoreKit"]),
         .library(name: "CellCanvas", targets: ["CellCanvas"]),
         .library(name: "CollectionKit", targets: ["CollectionKit"]),
@@ -16,8 +22,6 @@ let package = Package(
         .library(name: "DiffableData", targets: ["DiffableData"]),
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
         .library(name: "FeedFormat", targets: ["FeedFormat"]),
-        .library(name: "FeedClient", targets: ["FeedClient"]),
-        .executable(name: "destinations-feed", targets: ["destinations-feed"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -3,7 +3,12 @@
 back and checked, then `q`, which must end it with status 0 and the terminal restored.
 
     python3 scripts/examples_e2e.py Examples/.build/debug
+
+First, what the examples' package resolved (Examples/Package.resolved, written by their
+build): a package that uses the toolkit's products gets swift-collections and nothing else
+(issue 47, D-075) — not the app's network stack.
 """
+import json
 import os
 import subprocess
 import sys
@@ -26,8 +31,23 @@ def screen():
     return tmux("capture-pane", "-p", "-t", "ex").stdout
 
 
+# What a package that depends on the toolkit may resolve besides the toolkit itself.
+ALLOWED = {"swift-collections"}
+
+
+def check_resolved():
+    path = os.path.join(ROOT, "Examples", "Package.resolved")
+    pins = sorted(pin["identity"] for pin in json.load(open(path))["pins"])
+    extra = sorted(set(pins) - ALLOWED)
+    if extra:
+        print(f"examples_e2e: FAIL: the toolkit's dependents resolve {len(pins)} packages, {extra} beyond {sorted(ALLOWED)}")
+        sys.exit(1)
+    print(f"examples_e2e: ok: the examples resolved {pins} and nothing else")
+
+
 def main():
     binaries = sys.argv[1]
+    check_resolved()
     failures = 0
     for binary, args, keys, wanted in CASES:
         status_file = f"/tmp/examples-e2e-{binary}.status"
