@@ -64,6 +64,8 @@ test-steps:
 	python3 scripts/feed_e2e.py .build/debug/destinations .build/debug/destinations-feed
 	python3 scripts/fediverse_e2e.py .build/debug/destinations .build/debug/destinations-feed
 	@$(MAKE) --no-print-directory examples
+	@# A package that adds the toolkit by git URL resolves swift-collections and nothing else.
+	python3 scripts/check_dependents.py
 	@$(MAKE) --no-print-directory docs
 	@# The main-thread types cannot reach another thread: files the compiler must refuse.
 	python3 scripts/check_isolation.py
