@@ -6,9 +6,15 @@ DEPS         := libncurses-dev ncurses-term libturbojpeg0-dev libpng-dev libwebp
 # (sixel), and Debian's kitty (kitty graphics by direct placement; software OpenGL).
 E2E_DEPS     := xterm xvfb x11-apps netpbm xfonts-base xdotool kitty libgl1-mesa-dri fonts-dejavu-core nginx-light
 RELEASE_BIN  := .build/release
+# Every release build here links the Swift runtime statically (the installed programs need
+# Debian's libraries only, D-076), and all use the same flags: a build with other flags would
+# compile the whole graph again in the same folder.
+RELEASE      := $(SWIFT) build -c release --static-swift-stdlib
+PREFIX       ?= /usr/local
+DESTDIR      ?=
 ARGS         ?=
 
-.PHONY: deps deps-e2e install-packages build run feed test test-steps examples examples-screenshots docs check-docs test-sixel test-kitty test-feed tsan fuzz soak soak-feed bench bench-feed bench-ticks bench-diff bench-images bench-collection clean
+.PHONY: deps deps-e2e install-packages build run feed man install uninstall deb test-deb test test-steps examples examples-screenshots docs check-docs test-sixel test-kitty test-feed tsan fuzz soak soak-feed bench bench-feed bench-ticks bench-diff bench-images bench-collection clean
 
 deps:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEPS)"
@@ -27,7 +33,7 @@ install-packages:
 	fi
 
 build: deps
-	$(SWIFT) build -c release --product destinations
+	$(RELEASE) --product destinations
 
 run: build
 	$(RELEASE_BIN)/destinations $(ARGS)
@@ -37,8 +43,34 @@ run: build
 #   make run ARGS="--feed http://127.0.0.1:8080/api/v1/timelines/public"
 FEED_ARGS ?=
 feed: deps
-	$(SWIFT) build -c release --product destinations-feed
+	$(RELEASE) --product destinations-feed
 	$(RELEASE_BIN)/destinations-feed $(FEED_ARGS)
+
+# Installing like a Unix program (issue 47): the programs, their manual pages (written from
+# the argument definitions by swift-argument-parser's generate-manual), bash, zsh and fish
+# completions (the programs write them) and the bundled posts, under PREFIX (DESTDIR for a
+# staging root). `make uninstall` removes exactly that.
+man: build
+	$(RELEASE) --product destinations-feed
+	$(RELEASE) --product generate-manual
+	python3 scripts/manual.py $(RELEASE_BIN) .build/man
+
+install: man
+	python3 scripts/install_tree.py install --prefix "$(PREFIX)" --root "$(DESTDIR)"
+
+uninstall:
+	python3 scripts/install_tree.py uninstall --prefix "$(PREFIX)" --root "$(DESTDIR)"
+
+# A Debian package (static Swift runtime; Debian's libraries as its dependencies, found by
+# dpkg-shlibdeps), and its test: installed with apt into a clean Debian 12 root made by
+# mmdebstrap from Debian's packages, with no Swift in it (scripts/deb_e2e.py; part of make test).
+deb: man
+	@$(MAKE) --no-print-directory install-packages PACKAGES="dpkg-dev fakeroot"
+	python3 scripts/make_deb.py --bin $(RELEASE_BIN) --man .build/man --out .build
+
+test-deb: deb
+	@$(MAKE) --no-print-directory install-packages PACKAGES="mmdebstrap"
+	python3 scripts/deb_e2e.py .build/destinations.deb
 
 # Every test and script makes its files under TMPDIR: one folder per run, removed when the
 # run passes (kept, and named, when it fails).
@@ -69,6 +101,11 @@ test-steps:
 	@$(MAKE) --no-print-directory docs
 	@# The main-thread types cannot reach another thread: files the compiler must refuse.
 	python3 scripts/check_isolation.py
+	@# The Debian package on a clean Debian 12 root; its release build is make run's.
+	@$(MAKE) --no-print-directory test-deb
+	@out=$$($(RELEASE) --product destinations 2>&1); \
+	  if echo "$$out" | grep -q "Compiling"; then echo "make test: FAIL: make run after make test compiles again:"; echo "$$out" | grep Compiling | head -5; exit 1; fi; \
+	  echo "make test: make run after make test compiles nothing"
 
 # The examples (Examples/: an outside package that depends on the toolkit by path) build,
 # and each runs in tmux, shows what it should and quits cleanly (scripts/examples_e2e.py).
@@ -148,28 +185,28 @@ tsan: deps
 bench: bench-ticks bench-diff bench-images bench-collection
 
 bench-ticks: deps
-	$(SWIFT) build -c release --product destinations-bench
+	$(RELEASE) --product destinations-bench
 	$(RELEASE_BIN)/destinations-bench ticks
 
 bench-diff: deps
-	$(SWIFT) build -c release --product destinations-bench
+	$(RELEASE) --product destinations-bench
 	$(RELEASE_BIN)/destinations-bench diff --json
 
 # Also compares with the chafa command line, installed here if missing.
 bench-images: deps
 	@command -v chafa >/dev/null || { echo "make bench-images: installing chafa"; apt-get install -y -qq chafa || { apt-get update -qq && apt-get install -y -qq chafa; }; }
-	$(SWIFT) build -c release --product destinations-bench
+	$(RELEASE) --product destinations-bench
 	$(RELEASE_BIN)/destinations-bench images --json
 
 bench-collection: deps
-	$(SWIFT) build -c release --product destinations-bench
+	$(RELEASE) --product destinations-bench
 	$(RELEASE_BIN)/destinations-bench collection --json
 
 # A fling over destinations-feed on loopback, 5 seeds (issue 25's targets; not part of CI:
 # the first run makes 10,000 previews, minutes). FEED_BENCH_ARGS: --stress 2, --runs 10 …
 FEED_BENCH_ARGS ?=
 bench-feed: deps
-	$(SWIFT) build -c release
+	$(RELEASE)
 	python3 scripts/feed_bench.py $(FEED_BENCH_ARGS)
 
 clean:
@@ -191,12 +228,12 @@ SOAK_S ?= 600
 soak: deps
 	@# gdb reads the heap in use (the memory gate) and, on a hang, the main thread's stack.
 	@$(MAKE) --no-print-directory install-packages PACKAGES="gdb"
-	$(SWIFT) build -c release --product destinations
+	$(RELEASE) --product destinations
 	python3 scripts/soak.py --seconds $(SOAK_S)
 
 # A long run over a feed (issue 26): the disk cache's cap at every second, server outages,
 # likes that must all reach the server (scripts/feed_soak.py).
 soak-feed: deps
-	$(SWIFT) build -c release --product destinations
-	$(SWIFT) build -c release --product destinations-feed
+	$(RELEASE) --product destinations
+	$(RELEASE) --product destinations-feed
 	python3 scripts/feed_soak.py --seconds $(SOAK_S)

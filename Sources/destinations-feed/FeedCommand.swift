@@ -19,7 +19,7 @@ struct FeedCommand: AsyncParsableCommand {
     @Option(help: "Port; 0 takes any free one (the one taken is printed).") var port = 8080
     @Option(help: ArgumentHelp("Serve this folder's JPEG, PNG, WebP and GIF photos instead of the bundled posts.", valueName: "dir")) var photos: String?
     @Option(help: "Posts in the timeline (the photos repeat, each post its own crop).") var posts = 1000
-    @Option(help: ArgumentHelp("Latency before each response's headers, jittered ±50 %.", valueName: "ms")) var latency = 0
+    @Option(help: ArgumentHelp("Latency before each response's headers, jittered by up to half of it either way.", valueName: "ms")) var latency = 0
     @Option(help: ArgumentHelp("Body bytes per second of each response, in KB/s (0: unlimited).", valueName: "kbps")) var bandwidth = 0
     @Option(name: .customLong("fail-rate"), help: ArgumentHelp("Share of requests answered 500, 0 to 1.", valueName: "p")) var failRate = 0.0
     @Option(name: .customLong("fail-media-first"), help: ArgumentHelp("Answer each photo's first N requests 500 (a server that fails every photo N times).", valueName: "n"))

@@ -23,7 +23,7 @@ struct GridCommand: ParsableCommand {
         Keys move the selection, page, fling, filter and sort (listed below, and by ? in the grid). \
         --posts 1000000 browses a million posts; --photos DIR your own photos. \
         Without a terminal, --scenario runs headless: the same front presents into a byte-counting \
-        sink (TERM as set, or xterm-256color; 160×48 unless COLUMNS and LINES say otherwise) and the \
+        sink (TERM as set, or xterm-256color; 160 columns by 48 rows unless COLUMNS and LINES say otherwise) and the \
         run's report is printed.
         """)
 
@@ -54,7 +54,7 @@ struct GridCommand: ParsableCommand {
     @Option(name: .customLong("trust-certificate"), help: ArgumentHelp("With --feed: trust this PEM certificate besides the system's (a server of your own).", valueName: "file"))
     var trustCertificate: String?
 
-    @Option(help: "Thumbnails as kitty images (kitty, Ghostty, WezTerm …), as sixel (xterm -ti vt340, foot, mlterm, Windows Terminal …), as iTerm2 inline images, or as symbols (any terminal, 24-bit where it has direct colour); auto asks the terminal. DESTINATIONS_GRAPHICS sets the default.")
+    @Option(help: "Thumbnails as kitty images (kitty, Ghostty, WezTerm and others), as sixel (xterm -ti vt340, foot, mlterm, Windows Terminal and others), as iTerm2 inline images, or as symbols (any terminal, 24-bit where it has direct colour); auto asks the terminal. DESTINATIONS_GRAPHICS sets the default.")
     var graphics: GraphicsRequest?
 
     @Option(help: "Colours of the HUD, help and detail view for a light or a dark terminal background; auto asks the terminal (OSC 11) and takes dark when it does not say.")

@@ -4,7 +4,7 @@ import ArgumentParser
 /// once: the network's latency, the seed of the input and the network, and busy threads
 /// beside the app.
 struct SimulationFlags: ParsableArguments {
-    @Option(help: ArgumentHelp("Simulated network latency per image in ms, 0 to 10000 (jitter ±50 %).", valueName: "ms"))
+    @Option(help: ArgumentHelp("Simulated network latency per image in ms, 0 to 10000 (jitter of up to half of it either way).", valueName: "ms"))
     var latency: Double = 80
 
     @Option(help: ArgumentHelp("Seed for the scenario's input and the simulated network.", valueName: "n"))

@@ -1,4 +1,4 @@
 /// The release this build is (CHANGELOG.md says what each one brought).
 enum Version {
-    static let current = "0.17.0"
+    static let current = "0.18.0"
 }
