@@ -122,7 +122,6 @@ docs: deps
 	@$(MAKE) --no-print-directory check-docs
 
 check-docs: deps
-	$(SWIFT) package dump-symbol-graph --minimum-access-level public > /dev/null
 	python3 scripts/check_docs.py
 
 # Screenshots of the examples from real runs in xterm under Xvfb (Examples/*/screenshot.png).

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Every public symbol of the toolkit's library products has a doc comment.
 
-Reads the symbol graphs `swift package dump-symbol-graph --minimum-access-level public`
-writes and lists every public or open symbol of the products' modules without one (a
+Reads the symbol graphs the DocC plugin extracted for `make docs` (or those in a folder
+given) and lists every public or open symbol of the products' modules without one (a
 member that implements a documented protocol requirement inherits that requirement's doc,
 as DocC shows it). Exits 1 when any is missing.
 
@@ -17,15 +17,34 @@ from collections import Counter
 PRODUCTS = ["CoreKit", "CellCanvas", "RenderLoop", "DiffableData", "CollectionKit", "ImagePipeline", "TerminalFront"]
 
 
+def graphs(module, folder):
+    """The symbol graph files of `module`: in `folder` when given, else where the DocC
+    plugin extracted them for `make docs` (public symbols, one folder per target) — no
+    second build, and no test module's graph asked for (`swift package dump-symbol-graph`
+    wanted those, so `make docs` failed on a checkout whose tests were not built)."""
+    if folder:
+        places = [folder]
+    else:
+        places = glob.glob(f".build/*/extracted-symbols/*/{module}")
+    return [path for place in places
+            for path in glob.glob(os.path.join(place, f"{module}.symbols.json")) + glob.glob(os.path.join(place, f"{module}@*.symbols.json"))]
+
+
 def main():
-    folder = sys.argv[1] if len(sys.argv) > 1 else glob.glob(".build/*/symbolgraph")[0]
+    folder = sys.argv[1] if len(sys.argv) > 1 else None
     missing, counted = [], Counter()
     for module in PRODUCTS:
-        for path in glob.glob(os.path.join(folder, f"{module}.symbols.json")) + glob.glob(os.path.join(folder, f"{module}@*.symbols.json")):
+        found = graphs(module, folder)
+        if not found:
+            print(f"check_docs: FAIL: no symbol graph of {module} (make docs extracts them)")
+            sys.exit(1)
+        for path in found:
             graph = json.load(open(path))
             for symbol in graph["symbols"]:
                 if symbol.get("accessLevel") not in ("public", "open"):
                     continue
+                if symbol["kind"]["identifier"] == "swift.extension":
+                    continue  # a type of another module extended here: its members are checked
                 counted[module] += 1
                 if symbol.get("docComment", {}).get("lines"):
                     continue

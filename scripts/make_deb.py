@@ -88,7 +88,7 @@ def main():
         os.makedirs(options.out, exist_ok=True)
         name = f"destinations_{version}_{architecture}.deb"
         target = os.path.join(options.out, name)
-        run("dpkg-deb", "--root-owner-group", "-Zgzip", "-z6", "--build", stage, target)  # gzip: xz took 40 s more
+        run("dpkg-deb", "--root-owner-group", "-Zgzip", "-z6", "--build", stage, target)  # gzip: faster to make than xz, a little larger
     link = os.path.join(options.out, "destinations.deb")
     if os.path.lexists(link):
         os.remove(link)
