@@ -59,7 +59,9 @@ final class Tmux {
     }
 
     /// Polls the screen until `predicate` holds or `timeout` passes; returns the last capture.
-    func waitFor(timeout: Double = 15, escapes: Bool = false, _ predicate: (String) -> Bool) throws -> String {
+    /// The bound only ends a hang: it returns as soon as the screen matches, and an app built
+    /// with ThreadSanitizer starting on a busy machine took more than 15 s (issue 47).
+    func waitFor(timeout: Double = 120, escapes: Bool = false, _ predicate: (String) -> Bool) throws -> String {
         let end = Date().addingTimeInterval(timeout)
         var screen = ""
         repeat {

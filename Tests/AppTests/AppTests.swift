@@ -170,7 +170,8 @@ import Testing
         // Kill the shell that owns the pane and the server: the pty closes under the app.
         try tmux.run(["kill-server"], capturing: false)
         var exited = false
-        for _ in 0..<100 where !exited {
+        // Up to 120 s: a bound on a hang, not a measure of speed.
+        for _ in 0..<1200 where !exited {
             usleep(100_000)
             exited = kill(app, 0) != 0
         }

@@ -118,7 +118,7 @@ import Testing
         let said = PageOpener.open("https://example.org/@ana/1", environment: ["PATH": folder.path, "DISPLAY": ":9"])
         #expect(said == "opening in your browser: https://example.org/@ana/1")
         let opened = folder.appendingPathComponent("opened").path
-        for _ in 0..<500 where !FileManager.default.fileExists(atPath: opened) { usleep(10_000) }
+        for _ in 0..<6000 where !FileManager.default.fileExists(atPath: opened) { usleep(10_000) }  // 60 s: a hang's bound
         #expect((try? String(contentsOfFile: opened, encoding: .utf8)) == "https://example.org/@ana/1")
     }
 }
