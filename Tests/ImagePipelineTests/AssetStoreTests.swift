@@ -253,12 +253,23 @@ final class BusyLoader: AssetLoading {
         #expect(WorkerPriority.currentThreadNice == callerNice, "the caller is untouched")
     }
 
+    /// A clock for the pool's starvation that stands still until the test moves it: until
+    /// then no job counts as waiting, so only the pool's own thread takes one, however long
+    /// a busy machine keeps it from a core (issue 47: on the real clock the rescuer could
+    /// take the first job, and the order the test asserts changed).
+    final class HeldClock: Sendable {
+        private let nanoseconds = Lock<UInt64>(1)
+        var read: @Sendable () -> UInt64 { { [nanoseconds] in nanoseconds.withLock { $0 } } }
+        func advance(by step: UInt64) { nanoseconds.withLock { $0 += step } }
+    }
+
     /// `idle-rescue`: every worker SCHED_IDLE; when they cannot run (here the only one is
-    /// held by a job), a job that has waited is run by the rescue thread, at its nice (7). Which
-    /// thread takes the first job is not fixed (on a slow start the rescuer may): whichever
-    /// it is, the other runs the second, one of them idle and the other the rescuer.
+    /// held by a job), a job that has waited is run by the rescue thread, at its nice (7).
+    /// The held clock lets only the worker take the first job; moved on by the starvation
+    /// time, it hands the second to the rescuer.
     @Test func aStarvedJobIsRunByTheRescueThreadAtLowPriority() async {
-        let pool = WorkerPool<Int>(workers: 1, name: "rescue test", priority: .idleWithRescue) { 0 }
+        let clock = HeldClock()
+        let pool = WorkerPool<Int>(workers: 1, name: "rescue test", priority: .idleWithRescue, now: clock.read) { 0 }
         let seen = Lock<[Runner]>([])
         let ran = await onOwnThread { () -> Bool in
             let hold = DispatchSemaphore(value: 0), holding = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
@@ -273,7 +284,8 @@ final class BusyLoader: AssetLoading {
                 record()
                 done.signal()
             }
-            let ran = done.wait(timeout: .now() + 30) == .success  // without a rescuer it never runs
+            clock.advance(by: WorkerPool<Int>.starvationNanoseconds)
+            let ran = done.wait(timeout: .now() + 120) == .success  // without a rescuer it never runs; 120 s bounds a hang
             hold.signal()
             pool.stop()
             return ran
@@ -281,8 +293,8 @@ final class BusyLoader: AssetLoading {
         #expect(ran, "the second job ran while the first held its thread")
         let runners = seen.withLock { $0 }
         #expect(runners.count == 2)
-        #expect(runners.filter { $0.idle }.count == 1, "one job on the SCHED_IDLE worker: \(runners)")
-        #expect(runners.filter { !$0.idle && $0.nice == WorkerPriority.rescueNice }.count == 1, "one on the rescue thread at nice 7: \(runners)")
+        #expect(runners.first?.idle == true, "the first job on the SCHED_IDLE worker: \(runners)")
+        #expect(runners.count == 2 && !runners[1].idle && runners[1].nice == WorkerPriority.rescueNice, "the second on the rescue thread at nice 7: \(runners)")
         #expect(pool.rescuedCount == 1)
     }
 
@@ -294,7 +306,8 @@ final class BusyLoader: AssetLoading {
     /// and the rescue threads the best. Starvation is played here by jobs that block: a job
     /// that is off a core longer than on one did not run freely.
     @Test func aStarvedPoolsOwnThreadsTakeTheWorstJob() async {
-        let pool = WorkerPool<Int>(workers: 1, name: "starved test", priority: .idleWithRescue) { 0 }
+        let clock = HeldClock()
+        let pool = WorkerPool<Int>(workers: 1, name: "starved test", priority: .idleWithRescue, now: clock.read) { 0 }
         let order = Lock<[String]>([])
         let outcome = await onOwnThread { () -> (rescued: Bool, starved: Bool, ran: Bool) in
             let holdWorker = DispatchSemaphore(value: 0), holdRescuer = DispatchSemaphore(value: 0)
@@ -303,12 +316,13 @@ final class BusyLoader: AssetLoading {
                 started.signal()
                 holdWorker.wait()  // blocked: not a free run
             }
-            started.wait()
+            started.wait()  // on the worker: the clock stands still, so the rescuer cannot see a wait
             pool.submit(priority: 1) { _ in
                 started.signal()
                 holdRescuer.wait()  // the rescuer, once the pool counts as starved
             }
-            let rescued = started.wait(timeout: .now() + 30) == .success
+            clock.advance(by: WorkerPool<Int>.starvationNanoseconds)
+            let rescued = started.wait(timeout: .now() + 120) == .success
             let starved = pool.isStarved
             for priority in [5, 9] {
                 pool.submit(priority: priority) { _ in
@@ -317,7 +331,7 @@ final class BusyLoader: AssetLoading {
                 }
             }
             holdWorker.signal()  // the worker ends its blocked job, still starved
-            let ran = done.wait(timeout: .now() + 30) == .success && done.wait(timeout: .now() + 30) == .success
+            let ran = done.wait(timeout: .now() + 120) == .success && done.wait(timeout: .now() + 120) == .success
             holdRescuer.signal()
             pool.stop()
             return (rescued, starved, ran)

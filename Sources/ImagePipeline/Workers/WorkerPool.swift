@@ -22,7 +22,7 @@ final class WorkerPool<Context>: Sendable {
         let priority: Int
         let sequence: Int
         let job: Job
-        /// When it was queued (`DispatchTime` uptime, ns).
+        /// When it was queued (the pool's `now`, ns).
         var queuedAt: UInt64 = 0
     }
 
@@ -32,7 +32,7 @@ final class WorkerPool<Context>: Sendable {
         var sequence = 0
         var stopping = false
         /// When a pool thread (not a rescuer) last finished a job with a core to itself.
-        var lastFreeRunAt: UInt64 = DispatchTime.now().uptimeNanoseconds
+        var lastFreeRunAt: UInt64 = 0
         var starved = false
     }
 
@@ -51,11 +51,21 @@ final class WorkerPool<Context>: Sendable {
     private let rescued = Lock(0)
     /// Whether the pool counts as starved now (see the type's comment).
     var isStarved: Bool { queue.withLock { $0.starved } }
+    /// The clock starvation is judged by (ns): how long jobs waited and since the last free
+    /// run. `DispatchTime`'s uptime; a test holds it still, so that only the pool's own
+    /// thread can take a job until the test says time has passed — whatever the machine's
+    /// speed. Whether a job ran *freely* is its thread's real wall and CPU time.
+    private let now: @Sendable () -> UInt64
 
-    init(workers: Int, name: String, priority: WorkerPriority = .normal, makeContext: @escaping @Sendable () -> Context) {
+    init(workers: Int, name: String, priority: WorkerPriority = .normal,
+         now: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds },
+         makeContext: @escaping @Sendable () -> Context) {
         precondition(workers > 0, "WorkerPool needs at least one worker, got \(workers)")
         workerCount = workers
         rescuerCount = priority.hasRescue ? workers : 0
+        self.now = now
+        let started = now()
+        queue.withLock { $0.lastFreeRunAt = started }
         for index in 0..<workers {
             let thread = Thread { [self] in
                 priority.forThread(index).applyToCurrentThread()
@@ -65,8 +75,9 @@ final class WorkerPool<Context>: Sendable {
                     job(context)
                     let end = DispatchTime.now().uptimeNanoseconds
                     if Self.ranFreely(wall: end &- wall, cpu: UInt64(ThreadCPUClock.now.nanoseconds) &- cpu) {
+                        let at = self.now()
                         queue.withLock { state in
-                            state.lastFreeRunAt = end
+                            state.lastFreeRunAt = at
                             state.starved = false
                         }
                     }
@@ -115,7 +126,7 @@ final class WorkerPool<Context>: Sendable {
     /// Inserts `job` in order; returns whether the pool is starved (a rescuer should look now).
     private func insert(_ job: Queued, into state: inout State) -> Bool {
         if state.jobs.isEmpty { for _ in 0..<rescuerCount { rescueWakeUp.signal() } }
-        let item = Queued(priority: job.priority, sequence: state.sequence, job: job.job, queuedAt: DispatchTime.now().uptimeNanoseconds)
+        let item = Queued(priority: job.priority, sequence: state.sequence, job: job.job, queuedAt: now())
         state.sequence += 1
         var low = 0, high = state.jobs.count
         while low < high {
@@ -141,7 +152,7 @@ final class WorkerPool<Context>: Sendable {
     /// ``rescuePeriod``. Nil when stopping.
     private func nextStarved() -> Job? {
         while true {
-            let now = DispatchTime.now().uptimeNanoseconds
+            let now = self.now()
             let taken: (stop: Bool, job: Job?, queued: Bool) = queue.withLock { state in
                 if state.stopping { return (true, nil, false) }
                 if !state.starved, let oldest = state.jobs.lazy.map(\.queuedAt).min(), now &- oldest >= Self.starvationNanoseconds,
