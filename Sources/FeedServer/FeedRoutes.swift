@@ -227,6 +227,9 @@ struct FeedRoutes: Sendable {
                     if kind == .original { $0.originalBytes += bytes }
                 }
             }
+            if path != nil, let barrier = shape.holdMediaBodiesUntil {
+                while stats.mediaInFlight < barrier { try await Task.sleep(for: .milliseconds(5)) }
+            }
             if stalls {
                 stats.update { $0.stalls += 1 }
                 // Until the client gives up, the limit passes, or the server stops.

@@ -20,6 +20,10 @@ public struct NetworkShape: Sendable, Hashable {
     /// Each media URL's first this many requests are answered 500, whatever the draws: a
     /// server that fails every photo once, for a run that must see each one asked again.
     public var failMediaFirst = 0
+    /// A test's barrier: every media body, once started, waits until this many are in
+    /// flight at once (or the server stops) before its first byte — so that transfers a
+    /// client runs side by side overlap here at any speed, and ones it does not never do.
+    public var holdMediaBodiesUntil: Int?
 
     public init(latency: Duration = .zero, bytesPerSecond: Int? = nil, failRate: Double = 0, resetAfter: Int? = nil, stallRate: Double = 0) {
         self.latency = latency

@@ -62,6 +62,9 @@ public final class ServerStats: Sendable {
         }
     }
 
+    /// Media bodies being written now.
+    var mediaInFlight: Int { state.withLock { $0.mediaInFlight } }
+
     func mediaEnded(_ path: String) {
         state.withLock { state in
             let left = (state.inFlight[path] ?? 1) - 1
