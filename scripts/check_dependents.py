@@ -19,10 +19,12 @@ ALLOWED = {"swift-collections"}
 
 
 def main():
+    # A package by URL is known by the URL's last path component (this clone's folder name).
+    identity = os.path.basename(ROOT.rstrip("/")).lower()
     revision = subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
     with tempfile.TemporaryDirectory(prefix="outsider-") as folder:
         os.makedirs(os.path.join(folder, "Sources", "Outsider"))
-        uses = ",\n        ".join(f'.product(name: "{name}", package: "main")' for name in PRODUCTS)
+        uses = ",\n        ".join(f'.product(name: "{name}", package: "{identity}")' for name in PRODUCTS)
         with open(os.path.join(folder, "Package.swift"), "w") as manifest:
             manifest.write(f"""// swift-tools-version: 6.1
 import PackageDescription
@@ -41,7 +43,7 @@ let package = Package(
             print(f"check_dependents: FAIL: swift package resolve: {run.stderr[-2000:]}")
             sys.exit(1)
         pins = sorted(pin["identity"] for pin in json.load(open(os.path.join(folder, "Package.resolved")))["pins"])
-    others = [pin for pin in pins if pin != "main"]
+    others = [pin for pin in pins if pin != identity]
     extra = sorted(set(others) - ALLOWED)
     if extra:
         print(f"check_dependents: FAIL: a package using {', '.join(PRODUCTS)} resolves {len(others)} packages besides this one: {others}")
