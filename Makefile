@@ -61,11 +61,13 @@ install: man
 uninstall:
 	python3 scripts/install_tree.py uninstall --prefix "$(PREFIX)" --root "$(DESTDIR)"
 
-# A Debian package (static Swift runtime; Debian's libraries as its dependencies, found by
+# A Debian package of the app (static Swift runtime; Debian's libraries as its dependencies, found by
 # dpkg-shlibdeps), and its test: installed with apt into a clean Debian 12 root made by
 # mmdebstrap from Debian's packages, with no Swift in it (scripts/deb_e2e.py; part of make test).
-deb: man
+deb: build
 	@$(MAKE) --no-print-directory install-packages PACKAGES="dpkg-dev fakeroot"
+	$(RELEASE) --product generate-manual
+	python3 scripts/manual.py $(RELEASE_BIN) .build/man destinations
 	python3 scripts/make_deb.py --bin $(RELEASE_BIN) --man .build/man --out .build
 
 test-deb: deb

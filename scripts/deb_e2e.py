@@ -7,7 +7,7 @@ mmdebstrap builds a bookworm root from Debian's packages (`--variant=apt`: the e
 packages and apt) and installs, with apt, the package and man-db: apt must find every
 library the package depends on in Debian itself. Then, inside the root (chroot):
 1. no Swift: no libswiftCore anywhere, and nothing the programs load comes from a toolchain;
-2. `destinations --version` prints the package's version, `destinations-feed --help` answers;
+2. `destinations --version` prints the package's version;
 3. a headless scenario (`--scenario fling --duration 1 --report json`, no terminal) exits 0
    with frames drawn and the bundled photos found where the package put them;
 4. `man destinations` shows the manual page, and the bash completion is where bash looks.
@@ -67,7 +67,7 @@ def check(root, version):
     swift = inside(root, "sh", "-c", "find / -xdev -name 'libswiftCore*' 2>/dev/null; command -v swift swiftc || true")
     if swift.stdout.strip():
         fail(f"the clean root has Swift in it: {swift.stdout.strip()}")
-    loaded = inside(root, "sh", "-c", "ldd /usr/bin/destinations /usr/bin/destinations-feed")
+    loaded = inside(root, "sh", "-c", "ldd /usr/bin/destinations")
     if loaded.returncode != 0 or "not found" in loaded.stdout or "swift" in loaded.stdout.lower():
         fail(f"the programs' libraries: {loaded.stdout}{loaded.stderr}")
     libraries = sorted({line.split()[0] for line in loaded.stdout.splitlines() if "=>" in line})
@@ -76,9 +76,6 @@ def check(root, version):
     said = inside(root, "destinations", "--version")
     if said.returncode != 0 or said.stdout.strip() != version:
         fail(f"destinations --version: status {said.returncode}, {said.stdout!r} {said.stderr!r} (the package is {version})")
-    feed = inside(root, "destinations-feed", "--help")
-    if feed.returncode != 0 or "USAGE" not in feed.stdout:
-        fail(f"destinations-feed --help: status {feed.returncode}: {feed.stderr[-500:]}")
     # 3. A headless scenario over the bundled posts, as installed.
     run = inside(root, "destinations", "--scenario", "fling", "--duration", "1", "--report", "json", env={"TERM": "xterm-256color"})
     if run.returncode != 0:

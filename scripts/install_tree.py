@@ -27,11 +27,11 @@ PROGRAMS = ["destinations", "destinations-feed"]
 ASSETS = ["catalog.json", "placeholders.json", "CREDITS.md", "photos"]
 
 
-def layout(prefix):
+def layout(prefix, programs=PROGRAMS):
     """(path under the prefix, what goes there) for every file installed."""
     zsh = "share/zsh/vendor-completions" if prefix == "/usr" else "share/zsh/site-functions"
     files = []
-    for program in PROGRAMS:
+    for program in programs:
         files += [(f"bin/{program}", ("program", program)),
                   (f"share/man/man1/{program}.1", ("manual", program)),
                   (f"share/bash-completion/completions/{program}", ("completion", program, "bash")),
@@ -43,7 +43,7 @@ def layout(prefix):
 def install(options):
     binaries, manuals = os.path.abspath(options.bin), os.path.abspath(options.man)
     base = os.path.join(options.root or "/", options.prefix.lstrip("/"))
-    for relative, (kind, program, *shell) in layout(options.prefix):
+    for relative, (kind, program, *shell) in layout(options.prefix, options.programs):
         target = os.path.join(base, relative)
         os.makedirs(os.path.dirname(target), exist_ok=True)
         if kind == "program":
@@ -76,7 +76,7 @@ def install(options):
             shutil.copytree(source, target)
         else:
             shutil.copyfile(source, target)
-    print(f"install_tree: installed {', '.join(PROGRAMS)}, their manual pages and completions, and the bundled posts under {base}")
+    print(f"install_tree: installed {', '.join(options.programs)}, their manual pages and completions, and the bundled posts under {base}")
 
 
 def uninstall(options):
@@ -102,6 +102,7 @@ def main():
     parser.add_argument("--bin", default=os.path.join(ROOT, ".build/release"), help="where the built programs are")
     parser.add_argument("--man", default=os.path.join(ROOT, ".build/man"), help="where make man wrote the manual pages")
     parser.add_argument("--gzip-man", action="store_true")
+    parser.add_argument("--programs", nargs="+", default=PROGRAMS, choices=PROGRAMS, help="what to install (default: both)")
     options = parser.parse_args()
     if not options.prefix.startswith("/"):
         sys.exit("install_tree: --prefix must be an absolute path")

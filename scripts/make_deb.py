@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A Debian package of destinations and destinations-feed (`make deb`).
+"""A Debian package of destinations (`make deb`).
 
     scripts/make_deb.py --bin .build/release --man .build/man --out .build
 
@@ -21,7 +21,10 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PROGRAMS = ["destinations", "destinations-feed"]
+# The app only: the feed server (Hummingbird and its graph, another minute and a half of
+# release build in every CI run) is for trying the app against a shaped network, and
+# `make install` installs it.
+PROGRAMS = ["destinations"]
 
 DESCRIPTION = """\
 Description: hitch-free scrolling grid of photo posts for the terminal
@@ -32,9 +35,6 @@ Description: hitch-free scrolling grid of photo posts for the terminal
  photos, or a Mastodon-compatible timeline (Mastodon, Pleroma, GoToSocial,
  Pixelfed), with content warnings, galleries, alt text and a login. Thumbnails
  are drawn as kitty images, sixel, iTerm2 images or text symbols.
- .
- destinations-feed serves the bundled posts as a Mastodon-style timeline on
- loopback, to try the app against a network you shape.
 """
 
 
@@ -53,7 +53,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="deb-") as work:
         stage = os.path.join(work, "destinations")
         subprocess.run([sys.executable, os.path.join(ROOT, "scripts/install_tree.py"), "install", "--prefix", "/usr", "--root", stage,
-                        "--bin", options.bin, "--man", options.man, "--gzip-man"], check=True)
+                        "--bin", options.bin, "--man", options.man, "--gzip-man", "--programs", *PROGRAMS], check=True)
         programs = [os.path.join(stage, "usr/bin", program) for program in PROGRAMS]
         for program in programs:
             run("strip", "--strip-debug", program)

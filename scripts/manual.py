@@ -3,7 +3,7 @@
 swift-argument-parser's `generate-manual` (built by `make man`) reads each program's
 `--experimental-dump-help` and writes mdoc.
 
-    scripts/manual.py .build/release .build/man
+    scripts/manual.py .build/release .build/man [PROGRAM …]   (default: both)
 
 generate-manual drops every character outside ASCII from the help texts (160×48 came out
 as "16048"), so a help text with one fails here, naming it, rather than reaching the page
@@ -32,9 +32,10 @@ def strings(value):
 
 def main():
     binaries, output = sys.argv[1], sys.argv[2]
+    programs = sys.argv[3:] or PROGRAMS
     os.makedirs(output, exist_ok=True)
     date = subprocess.run(["git", "-C", ROOT, "log", "-1", "--format=%cs"], capture_output=True, text=True).stdout.strip() or "2026-01-01"
-    for program in PROGRAMS:
+    for program in programs:
         binary = os.path.join(binaries, program)
         dump = json.loads(subprocess.run([binary, "--experimental-dump-help"], capture_output=True, text=True, check=True).stdout)
         lost = sorted({match for text in strings(dump) for match in re.findall(r".{0,24}[^\x00-\x7f].{0,12}", text)})
