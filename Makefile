@@ -105,7 +105,7 @@ test-steps:
 	python3 scripts/check_isolation.py
 	@# The Debian package on a clean Debian 12 root; its release build is make run's.
 	@$(MAKE) --no-print-directory test-deb
-	@out=$$($(RELEASE) --product destinations 2>&1); \
+	@out=$$($(RELEASE) --product destinations 2>&1) || { echo "$$out" | tail -20; exit 1; }; \
 	  if echo "$$out" | grep -q "Compiling"; then echo "make test: FAIL: make run after make test compiles again:"; echo "$$out" | grep Compiling | head -5; exit 1; fi; \
 	  echo "make test: make run after make test compiles nothing"
 

@@ -37,10 +37,10 @@ def main():
         build = subprocess.run(["mmdebstrap", "--variant=apt", "--mode=root", "--quiet",
                                 "--hook-dir=/usr/share/mmdebstrap/hooks/file-mirror-automount",
                                 f"--include=man-db,{package}", "bookworm", root],
-                               capture_output=True, text=True, timeout=1200)
+                               capture_output=True, text=True, timeout=1200, stdin=subprocess.DEVNULL)
         if build.returncode != 0:
             fail(f"mmdebstrap could not install the package into a clean bookworm root:\n{build.stderr[-3000:]}")
-        mounts = []
+        mounts, unmounted = [], True
         try:
             for point, kind in (("proc", "proc"), ("dev", None)):
                 target = os.path.join(root, point)
@@ -51,9 +51,13 @@ def main():
             check(root, version)
         finally:
             for target in reversed(mounts):
-                subprocess.run(["umount", "-l", target])
+                unmounted &= subprocess.run(["umount", "-l", target]).returncode == 0
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        # Never remove a root whose /dev is still the host's, bound in.
+        if unmounted:
+            shutil.rmtree(work, ignore_errors=True)
+        else:
+            print(f"deb_e2e: could not unmount inside {root}; left in place")
 
 
 def inside(root, *command, env=None):

@@ -80,6 +80,13 @@ def main():
             print(f"make_deb: FAIL: dpkg-shlibdeps named no libraries: {found}")
             sys.exit(1)
         size = sum(os.path.getsize(os.path.join(folder, name)) for folder, _, names in os.walk(stage) for name in names) // 1024
+        # Modes as Debian installs them, whatever the checkout's umask: folders 0755, files
+        # 0644, programs 0755.
+        for folder, names, files in os.walk(stage):
+            os.chmod(folder, 0o755)
+            for name in files:
+                path = os.path.join(folder, name)
+                os.chmod(path, 0o755 if os.path.dirname(path) == os.path.join(stage, "usr/bin") else 0o644)
         os.makedirs(os.path.join(stage, "DEBIAN"))
         with open(os.path.join(stage, "DEBIAN/control"), "w") as control:
             control.write(f"Package: destinations\nVersion: {version}\nArchitecture: {architecture}\n"
