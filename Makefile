@@ -14,7 +14,7 @@ PREFIX       ?= /usr/local
 DESTDIR      ?=
 ARGS         ?=
 
-.PHONY: deps deps-e2e install-packages build run feed man install uninstall deb test-deb test test-steps examples examples-screenshots docs check-docs test-sixel test-kitty test-feed tsan fuzz soak soak-feed bench bench-feed bench-ticks bench-diff bench-images bench-collection clean
+.PHONY: deps deps-e2e install-packages build run feed man install uninstall deb test-deb test test-steps examples examples-screenshots docs check-docs api-breaks test-sixel test-kitty test-feed tsan fuzz soak soak-feed bench bench-feed bench-ticks bench-diff bench-images bench-collection clean
 
 deps:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEPS)"
@@ -55,7 +55,15 @@ man: build
 	$(RELEASE) --product generate-manual
 	python3 scripts/manual.py $(RELEASE_BIN) .build/man
 
-install: man
+# It copies what `make man` built; it builds only when nothing is there yet, and never under
+# sudo (a build as root would leave root's files in .build): `make man && sudo make install`.
+INSTALLED := $(RELEASE_BIN)/destinations $(RELEASE_BIN)/destinations-feed .build/man/destinations.1 .build/man/destinations-feed.1
+install:
+	@for f in $(INSTALLED); do [ -e $$f ] || missing="$$missing $$f"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ -n "$$SUDO_USER" ]; then echo "make install: not built yet:$$missing; run make man as yourself first, then sudo make install"; exit 1; fi; \
+	  $(MAKE) --no-print-directory man; \
+	fi
 	python3 scripts/install_tree.py install --prefix "$(PREFIX)" --root "$(DESTDIR)"
 
 uninstall:
@@ -103,8 +111,10 @@ test-steps:
 	@$(MAKE) --no-print-directory docs
 	@# The main-thread types cannot reach another thread: files the compiler must refuse.
 	python3 scripts/check_isolation.py
-	@# The Debian package on a clean Debian 12 root; its release build is make run's.
-	@$(MAKE) --no-print-directory test-deb
+	@# The Debian package on a clean Debian 12 root; its release build is make run's. Making a
+	@# root and chrooting into it needs root: as anyone else, the release build only.
+	@if [ "$$(id -u)" = 0 ]; then $(MAKE) --no-print-directory test-deb; \
+	  else echo "make test: SKIPPED the .deb on a clean Debian 12 root: mmdebstrap and chroot need root (sudo make test-deb)"; $(MAKE) --no-print-directory build; fi
 	@out=$$($(RELEASE) --product destinations 2>&1) || { echo "$$out" | tail -20; exit 1; }; \
 	  if echo "$$out" | grep -q "Compiling"; then echo "make test: FAIL: make run after make test compiles again:"; echo "$$out" | grep Compiling | head -5; exit 1; fi; \
 	  echo "make test: make run after make test compiles nothing"
@@ -125,6 +135,13 @@ docs: deps
 
 check-docs: deps
 	python3 scripts/check_docs.py
+
+# Every library product's source-breaking changes since a release tag, from SwiftPM's API
+# digester (it builds the tag in a folder of its own): what the CHANGELOG's list of breaking
+# changes, product by product, is checked against before a release (D-075). Not part of CI.
+BASELINE ?= 0.17.0
+api-breaks: deps
+	$(SWIFT) package diagnose-api-breaking-changes $(BASELINE) --products $(DOC_TARGETS) FeedFormat
 
 # Screenshots of the examples from real runs in xterm under Xvfb (Examples/*/screenshot.png).
 examples-screenshots: deps deps-e2e

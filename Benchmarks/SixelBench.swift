@@ -12,7 +12,7 @@ struct SixelBench: ParsableCommand {
     @Option(help: "The Assets folder.") var assets = "Assets"
     @Option(help: "Thumbnail size in cells.") var cells = "26x7"
     @Option(help: "Cell size in pixels (xterm -ti vt340 under Xvfb: 6x13).") var cellPixels = "6x13"
-    @Option(help: "Also write a page of 20 thumbnails (5 × 4, each strip placed at its cell) per cap to PREFIX-128-CAP.six, to time a terminal drawing it.") var dump: String?
+    @Option(help: "Also write a page of 20 thumbnails (5 × 4, each strip placed at its cell) per cap to PREFIX-128-CAP.six, and the peers' to PREFIX-COLOURS-TOOL.six, to time a terminal drawing it (scripts/sixel_parse.py).") var dump: String?
 
     func run() throws {
         let photos = URL(fileURLWithPath: assets).appendingPathComponent("photos")
@@ -41,6 +41,18 @@ struct SixelBench: ParsableCommand {
                         .write(to: URL(fileURLWithPath: "\(dump)-\(registers)-\(cap.map(String.init) ?? "none").six"))
                 }
                 print("\(pad("\(registers)", 10)) \(pad(cap.map(String.init) ?? "none", 12)) \(pad(String(format: "%.2f", Double(bytes) / Double(pixels)), 10)) \(pad(String(format: "%.1f", rms), 11)) \(bytes / thumbnails.count)")
+            }
+        }
+        print("the same thumbnails through other encoders (each read back whole; bytes/px, rms error, bytes/thumbnail):")
+        for colours in [128, 16] {
+            let keep: ((String, [[UInt8]]) -> Void)? = dump.map { prefix in
+                { name, images in
+                    let file = "\(prefix)-\(colours)-\(name.split(separator: " ")[0]).six"
+                    try? SixelPeers.page(images, columns: columns, rows: rows).write(to: URL(fileURLWithPath: file))
+                }
+            }
+            for line in try SixelPeers.compare(thumbnails, colours: colours, cellWidth: cellWidth, cellHeight: cellHeight, outputs: keep) {
+                print("\(pad("\(colours)", 10)) \(line)")
             }
         }
         timeTheDefault(thumbnails, cellHeight: cellHeight)

@@ -226,6 +226,18 @@ def hidden_words(server):
     return hidden
 
 
+def judge(where, name, hidden, top, bad, whole):
+    """One fixture's screen, read in tmux or in xterm: every row of cells aligned (`bad` lists
+    those that are not) and none of the warned posts' words in the grid part `top`."""
+    if bad:
+        fail(f"{name}: cells out of alignment in {where}:\n" + "\n".join(bad) + "\n" + whole)
+    leaked = [words for words in hidden if words in top]
+    if leaked:
+        fail(f"{name}: hidden words on {where}'s screen: {leaked}")
+    rows = len([line for line in top.splitlines() if "♥" in line])
+    print(f"fediverse_e2e: {where}: {name}: {rows} rows of cells aligned, {len(hidden)} warned posts' words absent")
+
+
 def fixtures(app):
     for path in fixture_files():
         name = os.path.basename(path)
@@ -238,14 +250,7 @@ def fixtures(app):
                 time.sleep(1.0)  # the thumbnails that arrive redraw their cells
                 text = tmux.screen()
                 top = grid_part(text)
-                bad = misaligned_rows(top)
-                if bad:
-                    fail(f"{name}: cells out of alignment:\n" + "\n".join(bad) + "\n" + text)
-                leaked = [words for words in hidden if words in top]
-                if leaked:
-                    fail(f"{name}: hidden words on screen: {leaked}")
-                rows = len([line for line in top.splitlines() if "♥" in line])
-                print(f"fediverse_e2e: tmux: {name}: {rows} rows of cells aligned, {len(hidden)} warned posts' words absent")
+                judge("tmux", name, hidden, top, misaligned_rows(top), text)
             finally:
                 tmux.stop(server.timeline)
 
@@ -271,14 +276,7 @@ def fixtures_in_xterm(app):
                     if rows is None:
                         fail(f"{name}: xterm wrote no screen dump")
                     top = rows[1:36]
-                    bad = misaligned_cells(top)
-                    if bad:
-                        fail(f"{name}: cells out of alignment in xterm:\n" + "\n".join(bad) + "\n" + text_of(rows))
-                    leaked = [words for words in hidden if words in text_of(top)]
-                    if leaked:
-                        fail(f"{name}: hidden words on xterm's screen: {leaked}")
-                    count = len([row for row in top if "♥" in "".join(row)])
-                    print(f"fediverse_e2e: xterm: {name}: {count} rows of cells aligned, {len(hidden)} warned posts' words absent")
+                    judge("xterm", name, hidden, text_of(top), misaligned_cells(top), text_of(rows))
     finally:
         display.terminate()
         display.wait(timeout=10)

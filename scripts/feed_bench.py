@@ -10,7 +10,8 @@ run and the median (worst) of: hitches, commit p99, placeholders, time to image 
 ask) and its parts, how many hitches were late commits whose own work would have fit (the
 thread waited for a core: FrameRecord.isHitchFromWaiting), what a person waited (visible_time_to_image p95), transfers, bytes after
 a cancel per cancelled transfer, and the server's count of transfers of one URL at the same
-time (duplicates). `--tls`: the server speaks HTTPS with
+time, both sent whole (duplicates; an overlap whose first body the client had abandoned is
+counted apart: asked again while the server still sent the cancelled one). `--tls`: the server speaks HTTPS with
 HTTP/2 under a certificate made for the run (openssl), which the app is told to trust.
 `--beside-simulated`: after each seed's feed run, the same fling (posts, seed, stress,
 duration, app arguments) over the simulated network, no server: the baseline issue 25's
@@ -87,7 +88,8 @@ def main():
             "transfers": network["transfers"], "pages": network["pages"],
             "bytes_after_cancel_per_cancel": network["bytes_after_cancel"] / cancelled if cancelled else 0,
             "image_bytes_never_shown_pct": 100 * network["image_bytes_never_shown"] / network["image_bytes"] if network["image_bytes"] else 0,
-            "duplicates": stats["overlappingSameURL"],
+            "duplicates": stats["duplicateTransfers"],
+            "asked_again_while_cancelling": stats["overlappingSameURL"] - stats["duplicateTransfers"],
             "abandoned_at_server": stats["abandoned"],
         }
         if options.beside_simulated:

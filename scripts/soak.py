@@ -157,6 +157,9 @@ def heap_in_use_mb(pid):
                         "-ex", "call (int)malloc_info(0, $1)",
                         "-ex", "call (int)fclose($1)"], capture_output=True, timeout=60)
         xml = open(path).read()
+    except subprocess.TimeoutExpired:
+        # gdb could not stop the process in a minute: no reading, rather than a guess.
+        return None
     finally:
         os.remove(path)
     # The totals over every arena follow the last heap.
@@ -327,13 +330,15 @@ def main():
         reference, final = result["reference"]["rss"], result["end"]["rss"]
         growth = (final - reference) / reference * 100
         # The heap beyond the image cache's contents: a cache filling to its cap is not a leak.
+        # A short run can end before its halfway point was read: that reading is then missing.
         def beyond_cache(point):
-            heap, cache = result[point]["heap"], result[point]["cache"]
+            reading = result.get(point) or {}
+            heap, cache = reading.get("heap"), reading.get("cache")
             return heap - cache if heap is not None and cache is not None else None
         heap_reference, heap_middle, heap_final = beyond_cache("reference"), beyond_cache("middle"), beyond_cache("end")
         first_half = (heap_middle - heap_reference) / heap_reference * 100 if heap_reference and heap_middle else None
         heap_growth = (heap_final - heap_middle) / heap_middle * 100 if heap_middle and heap_final else None
-        caches = (result["reference"]["cache"], result["end"]["cache"])
+        caches = (result["reference"].get("cache"), result["end"].get("cache"))
         peak = max((rss for _, rss in samples if rss), default=float("nan"))
         cache = tempfile.mkdtemp(prefix="soak-cache-")
         folder = hostile_photo_folder(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Assets", "photos"))
@@ -353,7 +358,8 @@ def main():
     heap_words = (f"heap in use beyond the image cache {heap_reference:.1f} -> {heap_middle:.1f} MB halfway ({first_half:+.1f} %) "
                   f"-> {heap_final:.1f} MB at the end ({heap_growth:+.1f} % in the second half, the gate; "
                   f"the cache held {caches[0]:.1f} and {caches[1]:.1f} MB), "
-                  if heap_growth is not None else "heap in use not read (no gdb, or no HUD: resident memory is the gate), ")
+                  if heap_growth is not None and first_half is not None and None not in caches
+                  else "heap in use not read (no gdb, or no HUD: resident memory is the gate), ")
     print(f"soak: {'PASS' if passed else 'FAIL'}: {time.time() - started:.0f} s, seed {options.seed}; 1,000,000 posts at 120 Hz for {main_seconds} s: "
           f"{keys} keys, {resizes} resizes; settled after the first "
           f"{'minute' if main_seconds >= 240 else 'quarter'} and at the end: {heap_words}"

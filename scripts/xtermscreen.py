@@ -76,6 +76,8 @@ class XtermScreen:
         for old in glob.glob(os.path.join(self.folder, "xterm.*.svg")):
             os.remove(old)
         tty = open(self.tty_file).read().strip()
+        if not tty:
+            return None  # the shell made the file; `tty` has not written it yet
         with open(tty, "w") as terminal:
             terminal.write("\033[11i")
         deadline = time.monotonic() + timeout

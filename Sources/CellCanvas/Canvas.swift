@@ -14,6 +14,10 @@ public struct Canvas: Sendable, Equatable {
     /// Spans of cells that link to a web page (OSC 8), for a terminal that draws links;
     /// cleared by ``reset(columns:rows:fill:)``.
     public private(set) var links: [Link] = []
+    /// Where the person's attention is (a collection view sets its selected cell's centre),
+    /// for a front that cannot draw everything in one frame: it draws what is nearest first.
+    /// Cleared by ``reset(columns:rows:fill:)``.
+    public var focus: Point?
 
     /// Cells `x..<x + width` of row `y` link to `url` (drawn as such where the terminal can).
     public struct Link: Sendable, Equatable {
@@ -48,6 +52,7 @@ public struct Canvas: Sendable, Equatable {
             for index in buffer.indices { buffer[index] = fill }
         }
         if !links.isEmpty { links.removeAll(keepingCapacity: true) }
+        focus = nil
     }
 
     /// Marks the `width` cells from `origin` (clipped to the canvas) as a link to `url`; a
@@ -69,6 +74,7 @@ public struct Canvas: Sendable, Equatable {
             return assign(other)
         }
         links = other.links
+        focus = other.focus
         cells.withUnsafeMutableBufferPointer { target in
             other.cells.withUnsafeBufferPointer { source in
                 _ = target.update(fromContentsOf: source)

@@ -286,6 +286,10 @@ public final class CollectionView<SectionID: Hashable & Sendable, ItemID: Hashab
             guard let item = snapshot.itemIdentifier(at: path), let entry = cells.live[item] else { continue }
             let frame = presentedFrame(of: item, at: path, time: time).offsetBy(dx: viewport.x, dy: viewport.y - top)
             entry.cell.draw(in: &canvas, frame: frame, clip: viewport, state: CellState(isSelected: item == selection))
+            if item == selection {
+                let shown = frame.intersection(viewport)
+                if !shown.isEmpty { canvas.focus = Point(x: shown.x + shown.width / 2, y: shown.y + shown.height / 2) }
+            }
             if let old = applied.insertedSince, !old.contains(item: item) { dim(frame.intersection(viewport), in: &canvas) }
         }
     }

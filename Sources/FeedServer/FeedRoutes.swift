@@ -217,8 +217,9 @@ struct FeedRoutes: Sendable {
         let stalls = fate == .stall
         let cut = shape.resetAfter.map { $0 < body.count } ?? false
         return Response(status: status, headers: headers, body: ResponseBody(contentLength: body.count) { writer in
-            if let path { stats.mediaStarted(path) }
-            defer { if let path { stats.mediaEnded(path) } }
+            let transfer = path.map { stats.mediaStarted($0) }
+            var whole = false
+            defer { if let path, let transfer { stats.mediaEnded(path, transfer: transfer, whole: whole) } }
             var written = 0
             func count(_ bytes: Int) {
                 stats.update {
@@ -228,7 +229,12 @@ struct FeedRoutes: Sendable {
                 }
             }
             if path != nil, let barrier = shape.holdMediaBodiesUntil {
-                while stats.mediaInFlight < barrier { try await Task.sleep(for: .milliseconds(5)) }
+                // Until enough bodies are under way, the hold's limit passes, or the server stops:
+                // a client that never sends that many requests gets its bodies late, not never.
+                let limit = ContinuousClock.now + NetworkShape.mediaHoldLimit
+                try await cancelWhenGracefulShutdown {
+                    while stats.mediaInFlight < barrier, ContinuousClock.now < limit { try await Task.sleep(for: .milliseconds(5)) }
+                }
             }
             if stalls {
                 stats.update { $0.stalls += 1 }
@@ -262,6 +268,7 @@ struct FeedRoutes: Sendable {
                 throw ConnectionReset()
             }
             try await writer.finish(nil)
+            whole = true
         })
     }
 

@@ -24,6 +24,9 @@ public struct NetworkShape: Sendable, Hashable {
     /// flight at once (or the server stops) before its first byte — so that transfers a
     /// client runs side by side overlap here at any speed, and ones it does not never do.
     public var holdMediaBodiesUntil: Int?
+    /// The longest a body waits at that barrier: a test whose client never has that many
+    /// transfers under way fails on what it sees rather than hangs.
+    public static let mediaHoldLimit: Duration = .seconds(60)
 
     public init(latency: Duration = .zero, bytesPerSecond: Int? = nil, failRate: Double = 0, resetAfter: Int? = nil, stallRate: Double = 0) {
         self.latency = latency

@@ -34,12 +34,28 @@ public final class ServerStats: Sendable {
         public var overlappingSameURL = 0
         /// The first few of those URLs' paths, to look for in the client's log.
         public var overlappingPaths: [String] = []
+        /// Of those overlaps, the ones where both bodies were sent whole: the client took the
+        /// same photo twice at once (coalescing failed). An overlap where the earlier body
+        /// was abandoned is a photo asked for again after the client cancelled it, while
+        /// the server had not yet noticed the cancel — bytes lost, but not a duplicate.
+        public var duplicateTransfers = 0
         /// The most media bodies being sent at the same time, all URLs: how many transfers
         /// the client really runs at once (a client-side queue in front of the wire shows here).
         public var mostConcurrentMedia = 0
     }
 
-    private let state = Lock<(snapshot: Snapshot, inFlight: [String: Int], mediaInFlight: Int)>((Snapshot(), [:], 0))
+    /// What is in flight, by path (each transfer's number), and the overlaps whose outcome
+    /// is not known yet (both numbers) with how each transfer that is in one ended.
+    private struct Flight {
+        var snapshot = Snapshot()
+        var inFlight: [String: [Int]] = [:]
+        var mediaInFlight = 0
+        var next = 0
+        var openOverlaps: [(Int, Int)] = []
+        var endings: [Int: Bool] = [:]
+    }
+
+    private let state = Lock<Flight>(Flight())
 
     public init() {}
 
@@ -47,29 +63,43 @@ public final class ServerStats: Sendable {
 
     func update(_ change: (inout Snapshot) -> Void) { state.withLock { change(&$0.snapshot) } }
 
-    /// A media transfer of `path` starts; returns how many are in flight for it now.
-    func mediaStarted(_ path: String) {
+    /// A media transfer of `path` starts; returns its number, for ``mediaEnded(_:transfer:whole:)``.
+    func mediaStarted(_ path: String) -> Int {
         state.withLock { state in
-            let now = (state.inFlight[path] ?? 0) + 1
-            state.inFlight[path] = now
-            if now > 1 {
+            state.next += 1
+            let transfer = state.next
+            let others = state.inFlight[path] ?? []
+            if !others.isEmpty {
                 state.snapshot.overlappingSameURL += 1
                 if state.snapshot.overlappingPaths.count < 10 { state.snapshot.overlappingPaths.append(path) }
+                for other in others { state.openOverlaps.append((other, transfer)) }
             }
-            state.snapshot.mostConcurrentSameURL = max(state.snapshot.mostConcurrentSameURL, now)
+            state.inFlight[path] = others + [transfer]
+            state.snapshot.mostConcurrentSameURL = max(state.snapshot.mostConcurrentSameURL, others.count + 1)
             state.mediaInFlight += 1
             state.snapshot.mostConcurrentMedia = max(state.snapshot.mostConcurrentMedia, state.mediaInFlight)
+            return transfer
         }
     }
 
     /// Media bodies being written now.
     var mediaInFlight: Int { state.withLock { $0.mediaInFlight } }
 
-    func mediaEnded(_ path: String) {
+    /// Transfer `transfer` of `path` ended: `whole` when its body was all sent.
+    func mediaEnded(_ path: String, transfer: Int, whole: Bool) {
         state.withLock { state in
-            let left = (state.inFlight[path] ?? 1) - 1
-            state.inFlight[path] = left > 0 ? left : nil
+            let left = (state.inFlight[path] ?? []).filter { $0 != transfer }
+            state.inFlight[path] = left.isEmpty ? nil : left
             state.mediaInFlight -= 1
+            guard state.openOverlaps.contains(where: { $0.0 == transfer || $0.1 == transfer }) else { return }
+            state.endings[transfer] = whole
+            state.openOverlaps.removeAll { pair in
+                guard let first = state.endings[pair.0], let second = state.endings[pair.1] else { return false }
+                if first && second { state.snapshot.duplicateTransfers += 1 }
+                return true
+            }
+            let open = Set(state.openOverlaps.flatMap { [$0.0, $0.1] })
+            state.endings = state.endings.filter { open.contains($0.key) }
         }
     }
 }

@@ -49,4 +49,17 @@ import Testing
         // The HUD's panel stays 235 and its text is now pale grey, not the terminal's own.
         #expect(Theme.dark.panel.background == .palette(235) && Theme.dark.panel.foreground == .palette(252))
     }
+
+    /// The help panel names every key on an 80×24 screen (the smallest a person is likely
+    /// to have), and keeps `q` where even fewer rows leave room for some keys only.
+    @Test func theHelpPanelFitsEveryKeyInEightyByTwentyFour() {
+        for (rows, all) in [(24, true), (48, true), (16, false)] {
+            var canvas = Canvas(columns: 80, rows: rows)
+            HelpPanel.draw(theme: .dark, into: &canvas)
+            let text = canvas.rowTexts.joined(separator: "\n")
+            let named = HelpPanel.lines.filter { text.contains($0.1.prefix(30)) }.count
+            #expect(all ? named == HelpPanel.lines.count : named > 0 && named < HelpPanel.lines.count, "\(rows) rows: \(named) keys")
+            #expect(text.contains("quit and print the summary") && text.contains("any key closes"), "\(rows) rows")
+        }
+    }
 }

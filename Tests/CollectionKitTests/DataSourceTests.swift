@@ -210,6 +210,24 @@ final class SourceFixture {
         #expect(canvas.rowTexts[1].hasPrefix("post 5"))
     }
 
+    /// The selected cell's centre is the canvas's focus (a front draws pictures nearest it
+    /// first, issue 46); with no selection on screen, there is none.
+    @Test func theSelectedCellIsTheCanvasFocus() {
+        let view = CollectionView<Int, Int>(layout: .list(itemHeight: 3), clock: VirtualClock()) { view, path, item in
+            view.dequeueConfiguredReusableCell(using: CellRegistration<TextCell, Int> { cell, _, item in cell.text = "post \(item)" }, for: path, item: item)
+        }
+        view.setViewport(Rect(x: 2, y: 1, width: 10, height: 9))
+        let source = DiffableDataSource(collectionView: view)
+        source.apply(SourceFixture.snapshot(Array(0..<10)), animatingDifferences: false)
+        var canvas = Canvas(columns: 12, rows: 10)
+        source.applyFinishedUpdates(at: .zero)
+        view.commit(at: .zero, into: &canvas, selection: 1)
+        #expect(canvas.focus == Point(x: 7, y: 5), "item 1: rows 4-6 of the canvas, columns 2-11: \(canvas.rowTexts)")
+        canvas.reset(columns: 12, rows: 10)
+        view.commit(at: .zero, into: &canvas, selection: 8)
+        #expect(canvas.focus == nil, "item 8 is below the viewport")
+    }
+
     @Test func mixingMainThreadAndBackgroundAppliesIsRefused() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let view = CollectionView<Int, Int>(layout: .list(itemHeight: 1), clock: VirtualClock()) { _, _, _ in CollectionViewCell() }

@@ -80,6 +80,25 @@ extension PresenterTests {
             }
         }
 
+        /// Issue 46: when not every row fits a frame, the ones nearest the canvas's focus
+        /// (the selected cell) go first, the rest in the next frames, nearest first again.
+        @Test func pastTheBudgetTheRowsNearestTheFocusGoFirst() throws {
+            try withPresenter { presenter in
+                presenter.pixelBytesPerFrame = 1500
+                var canvas = Self.canvas(imageTop: 4)
+                canvas.focus = Point(x: 3, y: 6)  // the image's last row
+                presenter.present(canvas)
+                #expect(presenter.pixelStripsInLastFrame == 1)
+                #expect(Self.glyph(x: 2, y: 6) != "F" && Self.glyph(x: 2, y: 4) == "F" && Self.glyph(x: 2, y: 5) == "F",
+                        "the focused row's pixels first, the others their fallback")
+                presenter.present(canvas)
+                #expect(presenter.pixelStripsInLastFrame == 1 && Self.glyph(x: 2, y: 5) != "F" && Self.glyph(x: 2, y: 4) == "F",
+                        "then the next nearest")
+                presenter.present(canvas)
+                #expect(presenter.pixelStripsInLastFrame == 1 && Self.glyph(x: 2, y: 4) != "F" && !presenter.hasDeferredPixels)
+            }
+        }
+
         @Test func aRowThatCannotBeDrawnWholeShowsItsFallbackAndWaitsForNothing() throws {
             try withPresenter { presenter in
                 var covered = Self.canvas(imageTop: 4)

@@ -155,8 +155,11 @@ final class WorkerPool<Context>: Sendable {
             let now = self.now()
             let taken: (stop: Bool, job: Job?, queued: Bool) = queue.withLock { state in
                 if state.stopping { return (true, nil, false) }
-                if !state.starved, let oldest = state.jobs.lazy.map(\.queuedAt).min(), now &- oldest >= Self.starvationNanoseconds,
-                   now &- state.lastFreeRunAt >= Self.starvationNanoseconds {
+                // `now` was read before the lock: a job queued or a run ended since may be later
+                // than it, which counts as no time at all (not as a wrapped-around eternity).
+                if !state.starved, let oldest = state.jobs.lazy.map(\.queuedAt).min(),
+                   Self.nanoseconds(from: oldest, to: now) >= Self.starvationNanoseconds,
+                   Self.nanoseconds(from: state.lastFreeRunAt, to: now) >= Self.starvationNanoseconds {
                     state.starved = true
                 }
                 guard state.starved, let best = state.jobs.popLast() else { return (false, nil, !state.jobs.isEmpty) }
@@ -170,6 +173,11 @@ final class WorkerPool<Context>: Sendable {
                 rescueWakeUp.wait()
             }
         }
+    }
+
+    /// The time from `start` to `end` on the pool's clock, 0 when `end` is earlier.
+    static func nanoseconds(from start: UInt64, to end: UInt64) -> UInt64 {
+        end > start ? end - start : 0
     }
 
     /// A pool thread's next job: the best, or the worst while the pool is starved.

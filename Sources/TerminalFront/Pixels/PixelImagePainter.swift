@@ -84,24 +84,33 @@ struct PixelImagePainter {
 
     mutating func noteChanged(x: Int, y: Int) { changed.append((x, y)) }
 
+    /// One image row on screen: the row `row` of image `id`, its left cell at (`left`, `y`).
+    private struct StripPlace: Equatable {
+        let y: Int, left: Int, id: UInt32, row: Int
+    }
+
     /// Decides, for every image row with a changed cell, whether its strip is drawn (all
     /// its cells in place, not on the last line, and within `budget` bytes, the first row
     /// always) or its cells show their fallback; puts into ncurses a concealed marker or
     /// the fallback cell for each changed cell accordingly (`put`), and keeps the strips'
-    /// bytes for ``takeStrips()``.
+    /// bytes for ``takeStrips()``. Where the canvas has a ``Canvas/focus``, the rows nearest
+    /// it get the budget first (the selected post's picture before the screen's corners);
+    /// without one, from the top.
     mutating func plan(_ canvas: Canvas, budget: Int, put: (_ x: Int, _ y: Int, _ cell: Cell, _ concealed: Bool) -> Void) {
-        // Changed cells come row by row, left to right: the cells of one image row follow
-        // each other, so its decision is made at its first changed cell and kept.
         if anyLingers { deleteStalePlacements(canvas) }
-        var current: (y: Int, left: Int, id: UInt32, row: Int, image: PixelImage?, drawn: Bool)?
+        let drawn = decideStrips(canvas, budget: budget)
+        // Changed cells come row by row, left to right: the cells of one image row follow
+        // each other, in the order `decideStrips` met them.
+        var index = -1
+        var current: (place: StripPlace, image: PixelImage?, drawn: Bool)?
         for (x, y) in changed {
             guard let (id, row, column) = PixelCell.decode(canvas[x, y]) else { continue }
-            let left = x - column
-            if current.map({ $0.y != y || $0.left != left || $0.id != id || $0.row != row }) ?? true {
+            let place = StripPlace(y: y, left: x - column, id: id, row: row)
+            if current?.place != place {
+                index += 1
                 let image = images[id].flatMap { row < $0.rows && column < $0.columns ? $0 : nil }
-                let drawn = image.map { drawStrip(of: $0, row: row, left: left, y: y, in: canvas, budget: budget) } ?? false
-                current = (y, left, id, row, image, drawn)
-                if image?.lingers == true { decided[.init(x: left, y: y)] = drawn }
+                current = (place, image, drawn[index])
+                if image?.lingers == true { decided[.init(x: place.left, y: y)] = drawn[index] }
             }
             guard let group = current else { continue }
             if group.drawn {
@@ -116,6 +125,34 @@ struct PixelImagePainter {
         }
         if !output.isEmpty { output += Self.restoreCursor }
         if anyLingers { settleLingering(canvas) }
+    }
+
+    /// Whether each image row with a changed cell is drawn this frame, in the order the
+    /// changed cells meet them: the budget goes to the rows nearest the canvas's focus
+    /// first (by line, then by column), or from the top when it has none.
+    private mutating func decideStrips(_ canvas: Canvas, budget: Int) -> [Bool] {
+        var places: [(place: StripPlace, image: PixelImage?)] = []
+        for (x, y) in changed {
+            guard let (id, row, column) = PixelCell.decode(canvas[x, y]) else { continue }
+            let place = StripPlace(y: y, left: x - column, id: id, row: row)
+            guard places.last?.place != place else { continue }
+            places.append((place, images[id].flatMap { row < $0.rows && column < $0.columns ? $0 : nil }))
+        }
+        var order = Array(places.indices)
+        if let focus = canvas.focus {
+            func distance(_ place: StripPlace) -> (Int, Int) { (abs(place.y - focus.y), abs(place.left - focus.x)) }
+            order.sort { a, b in
+                let (da, db) = (distance(places[a].place), distance(places[b].place))
+                return da != db ? da < db : a < b
+            }
+        }
+        var drawn = [Bool](repeating: false, count: places.count)
+        for index in order {
+            let (place, image) = places[index]
+            guard let image else { continue }
+            drawn[index] = drawStrip(of: image, row: place.row, left: place.left, y: place.y, in: canvas, budget: budget)
+        }
+        return drawn
     }
 
     /// Before the frame's rows are planned: deletes every lingering placement whose cells

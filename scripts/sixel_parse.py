@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""How long a real xterm takes to draw a page of sixel thumbnails, per encoder (issue 46).
+
+    .build/release/destinations-bench sixel --dump /tmp/page      # writes /tmp/page-*.six
+    python3 scripts/sixel_parse.py /tmp/page-*.six [--runs 7]
+
+`xterm -ti vt340` (160x48, under Xvfb) runs this script again inside it (`--inside`): for
+each page, `--runs` times, the screen is cleared, the page written, and a Primary Device
+Attributes request (`CSI c`) sent after it; xterm answers only once it has parsed every
+byte before it, so the time from the first byte to the answer is the time xterm took to
+take the page. Printed per page: its bytes, median and worst milliseconds, and the rate
+(MB/s at the median). Pages of every encoder go through the same xterm in one run, in
+turn, so that they are compared on the same machine at the same moment.
+"""
+import argparse
+import json
+import os
+import select
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+import tty
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+
+def inside(pages, runs, result):
+    """Runs in xterm: times every page `runs` times; writes {page: [ms, …]} to `result`."""
+    fd = os.open("/dev/tty", os.O_RDWR)
+    saved = termios.tcgetattr(fd)
+    tty.setraw(fd)
+    times = {}
+    try:
+        for page in pages:
+            data = open(page, "rb").read()
+            times[page] = []
+            for _ in range(runs):
+                os.write(fd, b"\x1b[H\x1b[2J\x1b[c")
+                answer(fd)  # the clear has been taken before the clock starts
+                started = time.monotonic()
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
+                os.write(fd, b"\x1b[c")
+                if not answer(fd):
+                    times[page].append(None)
+                    continue
+                times[page].append((time.monotonic() - started) * 1000)
+    finally:
+        termios.tcsetattr(fd, termios.TCSANOW, saved)
+        with open(result + ".part", "w") as out:
+            json.dump(times, out)
+        os.rename(result + ".part", result)
+
+
+def answer(fd, timeout=30):
+    """Reads xterm's answer to the last `CSI c` (up to its final `c`); False after `timeout` s."""
+    seen = b""
+    deadline = time.monotonic() + timeout
+    while not seen.endswith(b"c"):
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([fd], [], [], left)[0]:
+            return False
+        seen += os.read(fd, 64)
+    return True
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("pages", nargs="+")
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--inside", metavar="RESULT", help=argparse.SUPPRESS)
+    options = parser.parse_args()
+    if options.inside:
+        inside(options.pages, options.runs, options.inside)
+        return
+    import xvfb
+    xvfb.require(["Xvfb", "xterm"], "sixel_parse", "xterm xvfb (make deps-e2e)")
+    pages = [os.path.abspath(page) for page in options.pages]
+    display, env = xvfb.start("1920x1080x24")
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            result = os.path.join(folder, "times.json")
+            command = " ".join(shlex.quote(part) for part in [sys.executable, os.path.abspath(__file__), "--runs", str(options.runs), "--inside", result, *pages])
+            xterm = subprocess.Popen(["xterm", "-ti", "vt340", "-geometry", "160x48+0+0", "-e", "sh", "-c", command],
+                                     env=dict(env, LC_ALL="C.UTF-8"), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            deadline = time.monotonic() + 60 + 30 * options.runs * len(pages)
+            while not os.path.exists(result) and time.monotonic() < deadline and xterm.poll() is None:
+                time.sleep(0.2)
+            xterm.wait(timeout=30)
+            if not os.path.exists(result):
+                sys.exit("sixel_parse: xterm wrote no times")
+            times = json.load(open(result))
+    finally:
+        display.terminate()
+        display.wait(timeout=10)
+    with open("/proc/cpuinfo") as cpu:
+        model = next((line.split(":", 1)[1].strip() for line in cpu if line.startswith("model name")), "?")
+    print(f"sixel_parse: xterm -ti vt340 160x48 under Xvfb, {options.runs} runs a page; {model}, {os.cpu_count()} cores")
+    print(f"{'page':44} {'bytes':>9} {'median ms':>10} {'worst ms':>9} {'MB/s':>7}")
+    for page in pages:
+        runs = times.get(page, [])
+        done = [value for value in runs if value is not None]
+        size = os.path.getsize(page)
+        if not done:
+            print(f"{os.path.basename(page):44} {size:9d}   no answer")
+            continue
+        median = statistics.median(done)
+        lost = f"  ({len(runs) - len(done)} unanswered)" if len(done) < len(runs) else ""
+        print(f"{os.path.basename(page):44} {size:9d} {median:10.1f} {max(done):9.1f} {size / median / 1000:7.1f}{lost}")
+
+
+if __name__ == "__main__":
+    main()
