@@ -25,7 +25,7 @@ struct SixelBench: ParsableCommand {
         }
         print("Sixel over \(thumbnails.count) photos at \(columns)x\(rows) cells of \(cellWidth)x\(cellHeight) px; bytes a pixel and RMS error (0-255) over all of them")
         print("registers  cap a band   bytes/px   rms error   bytes/thumbnail")
-        for registers in [16, 64, 128] {
+        for registers in [16, 24, 32, 64, 128] {
             for cap in [nil, 16, 12, 8, 6, 4] as [Int?] where cap.map({ $0 < registers }) ?? true {
                 var bytes = 0, pixels = 0
                 var squared = 0.0
@@ -36,7 +36,7 @@ struct SixelBench: ParsableCommand {
                     squared += Self.squaredError(thumbnail, strips: strips, cellHeight: cellHeight)
                 }
                 let rms = (squared / Double(pixels * 3)).squareRoot()
-                if let dump, registers == 128 {
+                if let dump, registers == 128 || registers == SixelEncoder.defaultColors {
                     try Self.page(thumbnails, columns: columns, rows: rows, cellHeight: cellHeight, registers: registers, cap: cap)
                         .write(to: URL(fileURLWithPath: "\(dump)-\(registers)-\(cap.map(String.init) ?? "none").six"))
                 }
@@ -51,7 +51,8 @@ struct SixelBench: ParsableCommand {
                     try? SixelPeers.page(images, columns: columns, rows: rows).write(to: URL(fileURLWithPath: file))
                 }
             }
-            for line in try SixelPeers.compare(thumbnails, colours: colours, cellWidth: cellWidth, cellHeight: cellHeight, outputs: keep) {
+            let onAPty = URL(fileURLWithPath: assets).deletingLastPathComponent().appendingPathComponent("scripts/on_a_pty.py").path
+            for line in try SixelPeers.compare(thumbnails, colours: colours, cellWidth: cellWidth, cellHeight: cellHeight, onAPty: onAPty, outputs: keep) {
                 print("\(pad("\(colours)", 10)) \(line)")
             }
         }
@@ -93,14 +94,14 @@ struct SixelBench: ParsableCommand {
             var all: [UInt8] = []
             let started = ContinuousClock.now
             for thumbnail in thumbnails {
-                for strip in SixelEncoder.strips(of: thumbnail, cellHeight: cellHeight, colors: 128) { all += strip }
+                for strip in SixelEncoder.strips(of: thumbnail, cellHeight: cellHeight, colors: SixelEncoder.defaultColors) { all += strip }
             }
             let elapsed = ContinuousClock.now - started
             passes.append(elapsed.milliseconds)
             digest = MD5.hex(all)
         }
         let median = passes.sorted()[passes.count / 2]
-        print("encoding at 128 registers, \(SixelEncoder.defaultColoursPerBand) a band: \(String(format: "%.3f", median / Double(thumbnails.count))) ms a thumbnail (median of 7 passes), strips' MD5 \(digest)")
+        print("encoding at the app's setting, \(SixelEncoder.defaultColors) registers, \(SixelEncoder.defaultColoursPerBand) a band: \(String(format: "%.3f", median / Double(thumbnails.count))) ms a thumbnail (median of 7 passes), strips' MD5 \(digest)")
     }
 
     /// Twenty thumbnails as the grid places them: each strip at its cell (CUP), five a row.

@@ -17,30 +17,12 @@ enum SixelPeers {
 
     /// chafa sizes its sixel output in cells and takes a cell's pixels from its terminal's
     /// window size (`TIOCGWINSZ`), else it assumes 8×8: it runs on a pseudo-terminal that
-    /// says 160×48 cells of the app's cell (python3's `pty`, raw, its output read back).
-    static let onAPseudoTerminal = """
-        import os, pty, fcntl, termios, struct, subprocess, sys, tty
-        columns, rows, width, height = map(int, sys.argv[1:5])
-        master, slave = pty.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, columns * width, rows * height))
-        tty.setraw(slave)
-        child = subprocess.Popen(sys.argv[5:], stdout=slave, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-        os.close(slave)
-        while True:
-            try:
-                data = os.read(master, 65536)
-            except OSError:
-                break
-            if not data:
-                break
-            sys.stdout.buffer.write(data)
-        sys.exit(child.wait())
-        """
+    /// says 160×48 cells of the app's cell (`onAPty`: `scripts/on_a_pty.py`).
 
-    static func peers(colours: Int, cellWidth: Int, cellHeight: Int) -> [Peer] {
+    static func peers(colours: Int, cellWidth: Int, cellHeight: Int, onAPty: String) -> [Peer] {
         [
             Peer(name: "chafa -f sixel", tool: "chafa") { file, width, height in
-                ["python3", "-c", onAPseudoTerminal, "160", "48", "\(cellWidth)", "\(cellHeight)",
+                ["python3", onAPty, "160", "48", "\(cellWidth)", "\(cellHeight)",
                  "chafa", "-f", "sixel", "--animate", "off", "--colors", colours > 16 ? "256" : "16",
                  "--size", "\(width / cellWidth)x\(height / cellHeight)", "--stretch", file]
             },
@@ -54,7 +36,7 @@ enum SixelPeers {
     /// thumbnail's size, with how many it drew so.
     /// With `pages`, each peer's sixel of every thumbnail is kept there by the peer's name
     /// (for a page of them, ``page(_:columns:rows:)``).
-    static func compare(_ thumbnails: [PixelBuffer], colours: Int, cellWidth: Int, cellHeight: Int,
+    static func compare(_ thumbnails: [PixelBuffer], colours: Int, cellWidth: Int, cellHeight: Int, onAPty: String,
                         outputs: ((String, [[UInt8]]) -> Void)? = nil) throws -> [String] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sixel-peers-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -66,7 +48,7 @@ enum SixelPeers {
             files.append(file)
         }
         var lines: [String] = []
-        for peer in peers(colours: colours, cellWidth: cellWidth, cellHeight: cellHeight) {
+        for peer in peers(colours: colours, cellWidth: cellWidth, cellHeight: cellHeight, onAPty: onAPty) {
             guard which(peer.tool), which("python3") else {
                 lines.append("\(pad(peer.name, 24)) not installed")
                 continue

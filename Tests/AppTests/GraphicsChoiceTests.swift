@@ -73,8 +73,8 @@ import Testing
         let xterm = choose(.auto, kitty: false, sixel: true, registers: 1024, capability: .palette256, pixels: (width: 960, height: 624))
         #expect(xterm.mode == .sixel && xterm.label == "sixel" && xterm.cellPixels == (6, 13))
         guard case .sixel(let cell, let colors) = xterm.output else { Issue.record("sixel output expected"); return }
-        #expect(cell == (6, 13) && colors == 128, "at most 128 colours")
-        #expect(choose(.auto, kitty: false, sixel: true, registers: 16, pixels: (width: 960, height: 624)).sixelColors == 16, "a VT340's 16 registers")
+        #expect(cell == (6, 13) && colors == 16, "at most 16 colours, chosen by median cut (D-077)")
+        #expect(choose(.auto, kitty: false, sixel: true, registers: 8, pixels: (width: 960, height: 624)).sixelColors == 8, "a terminal with 8 registers")
         #expect(choose(.auto, kitty: false, sixel: true).label == "symbols 24-bit (sixel terminal that does not say its cell size)")
         #expect(choose(.auto, kitty: true, sixel: true, pixels: (width: 960, height: 624)).mode == .kitty, "kitty first")
         #expect(choose(.auto, kitty: false, sixel: true, tmux: true, pixels: (width: 960, height: 624)).mode == .symbols)

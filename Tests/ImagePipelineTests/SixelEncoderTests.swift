@@ -1,3 +1,4 @@
+import CoreKit
 import CellCanvas
 import ImagePipeline
 import Testing
@@ -23,6 +24,29 @@ import Testing
         #expect(near(bottom.pixel(x: 10, y: 10), blue) && near(bottom.pixel(x: 70, y: 10), white))
         #expect(image.sent.pixelImage == nil && image.sent.cells == image.cells)
         #expect(image.sent.byteCost >= pixels.byteCount, "the cache counts the strips the presenter keeps")
+    }
+
+    /// D-077: the palette goes where the colours spread, not only where most pixels are: a
+    /// small red object of many shades in a large sky of many blue shades keeps its red at 8
+    /// colours (the most popular histogram cells, the palette before, were all sky).
+    @Test func aSmallObjectKeepsItsColourBesideALargeGradient() throws {
+        var random = SplitMix64(seed: 77)
+        var bytes: [UInt8] = []
+        for y in 0..<60 {
+            for x in 0..<120 {
+                if (50..<60).contains(x) && (25..<35).contains(y) {
+                    let grain = Int(random.next() % 40)
+                    bytes += [UInt8(200 + grain / 2), UInt8(grain), UInt8(grain / 2), 255]
+                } else {
+                    bytes += [UInt8(40 + y / 2), UInt8(90 + x / 2), UInt8(150 + y), 255]
+                }
+            }
+        }
+        let strips = SixelEncoder.strips(of: PixelBuffer(width: 120, height: 60, bytes: bytes), cellHeight: 60, colors: 8, coloursPerBand: nil)
+        let decoded = try #require(SixelDecoder.decode(strips[0]))
+        let red = decoded.pixel(x: 55, y: 30), sky = decoded.pixel(x: 10, y: 10)
+        #expect(red.r > 170 && red.g < 60 && red.b < 60, "the object stays red: \(red)")
+        #expect(sky.b > 130 && sky.r < 90, "the sky stays blue: \(sky)")
     }
 
     @Test func aStripPaintsEveryPixelOfItsRowAndNothingBelow() throws {
