@@ -39,6 +39,10 @@ struct SixelBench: ParsableCommand {
                 if let dump, registers == 128 || registers == SixelEncoder.defaultColors {
                     try Self.page(thumbnails, columns: columns, rows: rows, cellHeight: cellHeight, registers: registers, cap: cap)
                         .write(to: URL(fileURLWithPath: "\(dump)-\(registers)-\(cap.map(String.init) ?? "none").six"))
+                    // The same thumbnails each as one image, not a strip a row of cells: what a
+                    // terminal's cost per image is, beside its cost per byte.
+                    try Self.page(thumbnails, columns: columns, rows: rows, cellHeight: rows * cellHeight, registers: registers, cap: cap)
+                        .write(to: URL(fileURLWithPath: "\(dump)-\(registers)-\(cap.map(String.init) ?? "none")-whole.six"))
                 }
                 print("\(pad("\(registers)", 10)) \(pad(cap.map(String.init) ?? "none", 12)) \(pad(String(format: "%.2f", Double(bytes) / Double(pixels)), 10)) \(pad(String(format: "%.1f", rms), 11)) \(bytes / thumbnails.count)")
             }
@@ -84,24 +88,33 @@ struct SixelBench: ParsableCommand {
         print(line + "; decoded \(decoded[0].width)x\(decoded[0].height) px for the first")
     }
 
-    /// What the app's setting (128 registers, ``SixelEncoder/defaultColoursPerBand``) costs
-    /// a decoding worker: the median of 7 passes over every thumbnail, and an MD5 of all
-    /// the strips, so that two builds can be shown to encode the same bytes.
+    /// What the app's setting (``SixelEncoder/defaultColors``, the strips and the whole
+    /// image, ``SixelEncoder/encode(_:cellHeight:colors:coloursPerBand:)``) costs a decoding
+    /// worker: the median of 7 passes over every thumbnail, the whole images' bytes a pixel,
+    /// and an MD5 of all the bytes, so that two builds can be shown to encode the same.
     func timeTheDefault(_ thumbnails: [PixelBuffer], cellHeight: Int) {
         var passes: [Double] = []
         var digest = ""
+        var wholeBytes = 0
         for _ in 0..<7 {
             var all: [UInt8] = []
+            wholeBytes = 0
             let started = ContinuousClock.now
             for thumbnail in thumbnails {
-                for strip in SixelEncoder.strips(of: thumbnail, cellHeight: cellHeight, colors: SixelEncoder.defaultColors) { all += strip }
+                let encoded = SixelEncoder.encode(thumbnail, cellHeight: cellHeight, colors: SixelEncoder.defaultColors)
+                for strip in encoded.strips { all += strip }
+                all += encoded.whole
+                wholeBytes += encoded.whole.count
             }
             let elapsed = ContinuousClock.now - started
             passes.append(elapsed.milliseconds)
             digest = MD5.hex(all)
         }
         let median = passes.sorted()[passes.count / 2]
-        print("encoding at the app's setting, \(SixelEncoder.defaultColors) registers, \(SixelEncoder.defaultColoursPerBand) a band: \(String(format: "%.3f", median / Double(thumbnails.count))) ms a thumbnail (median of 7 passes), strips' MD5 \(digest)")
+        let pixels = thumbnails.reduce(0) { $0 + $1.width * $1.height }
+        print("encoding at the app's setting, \(SixelEncoder.defaultColors) registers, strips and the whole image: "
+              + "\(String(format: "%.3f", median / Double(thumbnails.count))) ms a thumbnail (median of 7 passes); "
+              + "the whole image \(String(format: "%.2f", Double(wholeBytes) / Double(pixels))) bytes a pixel; MD5 \(digest)")
     }
 
     /// Twenty thumbnails as the grid places them: each strip at its cell (CUP), five a row.

@@ -62,9 +62,15 @@ public struct PixelImage: Sendable, Hashable {
     /// overwritten by text. The presenter then keeps where each one is and deletes it when
     /// its cells show something else (``lingers`` strips must not move the cursor).
     public let lingers: Bool
+    /// The whole picture as one terminal image, drawn with the cursor at its top-left cell:
+    /// sent instead of the strips when every row is drawn in the same frame. A terminal
+    /// pays for each image besides its bytes: xterm took a page of 20 sixel thumbnails in
+    /// 16 ms as 20 images and in 45 ms as 140 strips (DECISIONS D-077). Nil: strips only.
+    public let whole: [UInt8]?
 
     /// A picture of `strips.count` rows of `columns` cells; `fallback` holds `columns × rows` cells.
-    public init(id: UInt32, columns: Int, strips: [[UInt8]], fallback: [Cell], reachesBelowItsRow: Bool, lingers: Bool = false) {
+    public init(id: UInt32, columns: Int, strips: [[UInt8]], fallback: [Cell], reachesBelowItsRow: Bool, lingers: Bool = false,
+                whole: [UInt8]? = nil) {
         precondition(fallback.count == columns * strips.count, "PixelImage: \(fallback.count) fallback cells for \(columns)×\(strips.count)")
         self.id = id
         self.columns = columns
@@ -73,8 +79,9 @@ public struct PixelImage: Sendable, Hashable {
         self.fallback = fallback
         self.reachesBelowItsRow = reachesBelowItsRow
         self.lingers = lingers
+        self.whole = whole
     }
 
     /// Bytes held.
-    public var byteCount: Int { strips.reduce(0) { $0 + $1.count } + fallback.count * MemoryLayout<Cell>.stride }
+    public var byteCount: Int { strips.reduce(0) { $0 + $1.count } + (whole?.count ?? 0) + fallback.count * MemoryLayout<Cell>.stride }
 }

@@ -99,6 +99,36 @@ extension PresenterTests {
             }
         }
 
+        /// D-077: a picture whose every row changes in a frame goes as its one whole image
+        /// (a terminal pays per image); a row exposed alone goes as its strip.
+        @Test func aPictureShownAllAtOnceIsOneImage() throws {
+            let whole = Array("\u{1B}P0;1;0q\"1;1;40;60#0;2;0;0;0".utf8) + [UInt8](repeating: 126, count: 1500) + [0x1B, 0x5C]
+            let image = PixelImage(id: 8, columns: 4, strips: Self.image.strips, fallback: Self.image.fallback, reachesBelowItsRow: true, whole: whole)
+            try PresenterTests.withHeadlessPresenter(rows: Self.rows, columns: Self.columns) { presenter in
+                presenter.enablePixelImages()
+                presenter.updatePixelImages(defined: [image], forgotten: [])
+                func canvas(top: Int) -> Canvas {
+                    var canvas = Canvas(columns: Self.columns, rows: Self.rows)
+                    canvas.blit(PixelGrid(image: image), at: Point(x: 2, y: top), clip: Rect(x: 0, y: 0, width: Self.columns, height: Self.rows))
+                    return canvas
+                }
+                presenter.present(canvas(top: 4))
+                #expect(presenter.pixelStripsInLastFrame == 1 && presenter.bytesInLastFrame > 1500 && presenter.bytesInLastFrame < 2500,
+                        "one image of 1,500 bytes, not three strips of 1,000: \(presenter.bytesInLastFrame)")
+                #expect(Self.glyph(x: 2, y: 6) != "F" && !presenter.hasDeferredPixels)
+                // One row up: the terminal scrolls the pixels; the row that comes in at the top
+                // is drawn alone, as its strip.
+                presenter.present(canvas(top: 3), scrolled: (0..<12, 1))
+                presenter.present(canvas(top: 2), scrolled: (0..<12, 1))
+                presenter.present(canvas(top: -1), scrolled: (0..<12, 3))
+                presenter.present(canvas(top: 0), scrolled: (0..<12, -1))
+                #expect(presenter.pixelStripsInLastFrame == 1 && presenter.bytesInLastFrame < 1500, "row 0 alone: its strip")
+                // On the screen's last lines: the image could reach below, so rows go alone.
+                presenter.present(canvas(top: Self.rows - 3))
+                #expect(presenter.pixelStripsInLastFrame == 2 && Self.glyph(x: 2, y: Self.rows - 1) == "F")
+            }
+        }
+
         @Test func aRowThatCannotBeDrawnWholeShowsItsFallbackAndWaitsForNothing() throws {
             try withPresenter { presenter in
                 var covered = Self.canvas(imageTop: 4)

@@ -129,7 +129,9 @@ struct PixelImagePainter {
 
     /// Whether each image row with a changed cell is drawn this frame, in the order the
     /// changed cells meet them: the budget goes to the rows nearest the canvas's focus
-    /// first (by line, then by column), or from the top when it has none.
+    /// first (by line, then by column), or from the top when it has none. A picture all of
+    /// whose rows changed, each whole on the screen, goes as one image (``PixelImage/whole``)
+    /// or not at all: a terminal pays for every image it parses (D-077).
     private mutating func decideStrips(_ canvas: Canvas, budget: Int) -> [Bool] {
         var places: [(place: StripPlace, image: PixelImage?)] = []
         for (x, y) in changed {
@@ -138,21 +140,68 @@ struct PixelImagePainter {
             guard places.last?.place != place else { continue }
             places.append((place, images[id].flatMap { row < $0.rows && column < $0.columns ? $0 : nil }))
         }
-        var order = Array(places.indices)
+        let units = Self.units(of: places, in: canvas)
+        var order = Array(units.indices)
         if let focus = canvas.focus {
-            func distance(_ place: StripPlace) -> (Int, Int) { (abs(place.y - focus.y), abs(place.left - focus.x)) }
+            func distance(_ unit: [Int]) -> (Int, Int) {
+                let place = places[unit[0]].place
+                let lines = unit.map { abs(places[$0].place.y - focus.y) }.min() ?? 0
+                return (lines, abs(place.left - focus.x))
+            }
             order.sort { a, b in
-                let (da, db) = (distance(places[a].place), distance(places[b].place))
+                let (da, db) = (distance(units[a]), distance(units[b]))
                 return da != db ? da < db : a < b
             }
         }
         var drawn = [Bool](repeating: false, count: places.count)
         for index in order {
-            let (place, image) = places[index]
+            let unit = units[index]
+            let (place, image) = places[unit[0]]
             guard let image else { continue }
-            drawn[index] = drawStrip(of: image, row: place.row, left: place.left, y: place.y, in: canvas, budget: budget)
+            if unit.count > 1, let whole = image.whole {
+                guard fits(whole.count, budget: budget) else { continue }
+                send(whole, row: place.y, column: place.left)
+                stripsInLastFrame += 1
+                for member in unit { drawn[member] = true }
+            } else {
+                drawn[unit[0]] = drawStrip(of: image, row: place.row, left: place.left, y: place.y, in: canvas, budget: budget)
+            }
         }
         return drawn
+    }
+
+    /// The frame's image rows grouped into what is sent as one: a picture with a whole image
+    /// whose every row is among them, in order below each other and whole on the screen (its
+    /// indices, first row first), and every other row alone.
+    private static func units(of places: [(place: StripPlace, image: PixelImage?)], in canvas: Canvas) -> [[Int]] {
+        var index: [Int: Int] = [:]
+        func key(_ place: StripPlace) -> Int { place.y << 40 | place.left << 24 | Int(place.id) }
+        for (i, entry) in places.enumerated() where entry.image?.whole != nil { index[key(entry.place)] = i }
+        var member = [Bool](repeating: false, count: places.count)
+        var units: [[Int]] = []
+        for (i, entry) in places.enumerated() where !member[i] {
+            guard let image = entry.image, image.whole != nil, entry.place.row == 0, image.rows > 1,
+                  !image.reachesBelowItsRow || entry.place.y + image.rows < canvas.rows else {
+                units.append([i])
+                continue
+            }
+            var rows = [i]
+            for row in 1..<image.rows {
+                let below = StripPlace(y: entry.place.y + row, left: entry.place.left, id: entry.place.id, row: row)
+                guard let found = index[key(below)], places[found].place == below else { break }
+                rows.append(found)
+            }
+            let whole = rows.count == image.rows && rows.allSatisfy { j in
+                rowIsWhole(image, row: places[j].place.row, left: entry.place.left, y: places[j].place.y, in: canvas)
+            }
+            if whole {
+                for j in rows { member[j] = true }
+                units.append(rows)
+            } else {
+                units.append([i])
+            }
+        }
+        return units
     }
 
     /// Before the frame's rows are planned: deletes every lingering placement whose cells
@@ -200,15 +249,27 @@ struct PixelImagePainter {
     private mutating func drawStrip(of image: PixelImage, row: Int, left: Int, y: Int, in canvas: Canvas, budget: Int) -> Bool {
         guard !image.reachesBelowItsRow || y + 1 < canvas.rows, Self.rowIsWhole(image, row: row, left: left, y: y, in: canvas) else { return false }
         let strip = image.strips[row]
-        guard output.isEmpty || output.count + strip.count <= budget else {
+        guard fits(strip.count, budget: budget) else { return false }
+        send(strip, row: y, column: left)
+        stripsInLastFrame += 1
+        return true
+    }
+
+    /// `count` more bytes fit this frame's `budget` (the first image always does); when not,
+    /// the frame has deferred pixels.
+    private mutating func fits(_ count: Int, budget: Int) -> Bool {
+        guard output.isEmpty || output.count + count <= budget else {
             deferredInLastFrame = true
             return false
         }
-        if output.isEmpty { output += Self.saveCursor }
-        output += Self.moveCursor(row: y, column: left)
-        output += strip
-        stripsInLastFrame += 1
         return true
+    }
+
+    /// Appends `image`'s bytes with the cursor moved to (`row`, `column`) first.
+    private mutating func send(_ image: [UInt8], row: Int, column: Int) {
+        if output.isEmpty { output += Self.saveCursor }
+        output += Self.moveCursor(row: row, column: column)
+        output += image
     }
 
     /// This frame deletes lingering placements (it must be sent even if no cell changed).

@@ -1,7 +1,7 @@
 import CellCanvas
 
-/// Sixel strips (``SixelEncoder``), one per row of cells, in at most `colors` colours; the
-/// presenter draws them for `PixelCell` cells.
+/// Sixel strips (``SixelEncoder``), one per row of cells, and the whole picture as one image,
+/// in at most `colors` colours; the presenter draws them for `PixelCell` cells.
 struct SixelGraphics: TerminalGraphics {
     let cell: (width: Int, height: Int)
     let colors: Int
@@ -15,10 +15,11 @@ struct SixelGraphics: TerminalGraphics {
     func render(_ cropped: PixelBuffer, columns: Int, rows: Int, converters: GraphicsConverters) throws(ImageError) -> CellImage {
         let (wide, tall) = PixelCell.clamped(columns: columns, rows: rows)
         let sized = cropped.filling(width: wide * cell.width, height: tall * cell.height)
-        return CellImage(pixelImage: KittyGraphics.nextID(), columns: wide,
-                         strips: SixelEncoder.strips(of: sized, cellHeight: cell.height, colors: colors),
+        let encoded = SixelEncoder.encode(sized, cellHeight: cell.height, colors: colors)
+        return CellImage(pixelImage: KittyGraphics.nextID(), columns: wide, strips: encoded.strips,
                          // From the pixels the strips show: the same picture, and a third of
                          // chafa's time of the decoded photo (D-068).
-                         fallback: converters.cells.convert(sized, columns: wide, rows: tall).cells, reachesBelowItsRow: true)
+                         fallback: converters.cells.convert(sized, columns: wide, rows: tall).cells, reachesBelowItsRow: true,
+                         whole: encoded.whole)
     }
 }
