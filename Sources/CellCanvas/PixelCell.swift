@@ -67,10 +67,15 @@ public struct PixelImage: Sendable, Hashable {
     /// pays for each image besides its bytes: xterm took a page of 20 sixel thumbnails in
     /// 16 ms as 20 images and in 45 ms as 140 strips (DECISIONS D-077). Nil: strips only.
     public let whole: [UInt8]?
+    /// What the terminal's work on one image, besides its bytes, is worth in bytes: a frame's
+    /// pixel budget counts it for every strip or whole image it sends. xterm's cost of a
+    /// sixel image is about 0.22 ms beside 0.06 ms a kilobyte (D-077): an image's parse is
+    /// worth about 3.7 KB, twice a thumbnail strip's own bytes.
+    public let costPerImage: Int
 
     /// A picture of `strips.count` rows of `columns` cells; `fallback` holds `columns × rows` cells.
     public init(id: UInt32, columns: Int, strips: [[UInt8]], fallback: [Cell], reachesBelowItsRow: Bool, lingers: Bool = false,
-                whole: [UInt8]? = nil) {
+                whole: [UInt8]? = nil, costPerImage: Int = 0) {
         precondition(fallback.count == columns * strips.count, "PixelImage: \(fallback.count) fallback cells for \(columns)×\(strips.count)")
         self.id = id
         self.columns = columns
@@ -80,6 +85,7 @@ public struct PixelImage: Sendable, Hashable {
         self.reachesBelowItsRow = reachesBelowItsRow
         self.lingers = lingers
         self.whole = whole
+        self.costPerImage = costPerImage
     }
 
     /// Bytes held.

@@ -129,6 +129,24 @@ extension PresenterTests {
             }
         }
 
+        /// D-077: the budget counts what the terminal's work on each image is worth, besides
+        /// its bytes: two 1,000-byte strips fit 2,500 bytes, not when each image costs 1,000 more.
+        @Test func theBudgetCountsEachImagesCost() throws {
+            for (cost, strips) in [(0, 2), (1_000, 1)] {
+                let image = PixelImage(id: 9, columns: 4, strips: Self.image.strips, fallback: Self.image.fallback, reachesBelowItsRow: true,
+                                       costPerImage: cost)
+                try PresenterTests.withHeadlessPresenter(rows: Self.rows, columns: Self.columns) { presenter in
+                    presenter.enablePixelImages()
+                    presenter.updatePixelImages(defined: [image], forgotten: [])
+                    presenter.pixelBytesPerFrame = 2_500
+                    var canvas = Canvas(columns: Self.columns, rows: Self.rows)
+                    canvas.blit(PixelGrid(image: image), at: Point(x: 2, y: 4), clip: Rect(x: 0, y: 0, width: Self.columns, height: Self.rows))
+                    presenter.present(canvas)
+                    #expect(presenter.pixelStripsInLastFrame == strips && presenter.hasDeferredPixels, "cost \(cost)")
+                }
+            }
+        }
+
         @Test func aRowThatCannotBeDrawnWholeShowsItsFallbackAndWaitsForNothing() throws {
             try withPresenter { presenter in
                 var covered = Self.canvas(imageTop: 4)

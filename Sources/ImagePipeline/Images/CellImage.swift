@@ -66,9 +66,9 @@ public struct CellImage: Sendable, Hashable {
     /// kitty placements of an image sent first by `transmission` (its decoded `pixels` then
     /// held by the terminal), whose strips linger.
     public init(pixelImage id: UInt32, columns: Int, strips: [[UInt8]], fallback: [Cell], reachesBelowItsRow: Bool,
-                lingers: Bool = false, transmission: [UInt8] = [], pixels: Int = 0, whole: [UInt8]? = nil) {
+                lingers: Bool = false, transmission: [UInt8] = [], pixels: Int = 0, whole: [UInt8]? = nil, costPerImage: Int = 0) {
         let image = PixelImage(id: id, columns: columns, strips: strips, fallback: fallback, reachesBelowItsRow: reachesBelowItsRow,
-                               lingers: lingers, whole: whole)
+                               lingers: lingers, whole: whole, costPerImage: costPerImage)
         self.columns = columns
         rows = image.rows
         colorMode = .truecolor

@@ -30,6 +30,9 @@ struct PixelImagePainter {
     /// pixel cells, as what the screen shows, so a later frame draws their strips.
     private(set) var fallbackShown: [(x: Int, y: Int, cell: Cell)] = []
     private var output: [UInt8] = []
+    /// What the frame's images cost the terminal so far: their bytes and their
+    /// ``PixelImage/costPerImage``.
+    private var plannedCost = 0
     /// Image rows drawn by the last frame.
     private(set) var stripsInLastFrame = 0
     /// The last frame left image rows as their fallback for want of budget (not because
@@ -75,6 +78,7 @@ struct PixelImagePainter {
         changed.removeAll(keepingCapacity: true)
         fallbackShown.removeAll(keepingCapacity: true)
         output.removeAll(keepingCapacity: true)
+        plannedCost = 0
         decided.removeAll(keepingCapacity: true)
         placeAgain.removeAll(keepingCapacity: true)
         lingering.beginFrame()
@@ -159,7 +163,7 @@ struct PixelImagePainter {
             let (place, image) = places[unit[0]]
             guard let image else { continue }
             if unit.count > 1, let whole = image.whole {
-                guard fits(whole.count, budget: budget) else { continue }
+                guard fits(whole.count + image.costPerImage, budget: budget) else { continue }
                 send(whole, row: place.y, column: place.left)
                 stripsInLastFrame += 1
                 for member in unit { drawn[member] = true }
@@ -249,19 +253,21 @@ struct PixelImagePainter {
     private mutating func drawStrip(of image: PixelImage, row: Int, left: Int, y: Int, in canvas: Canvas, budget: Int) -> Bool {
         guard !image.reachesBelowItsRow || y + 1 < canvas.rows, Self.rowIsWhole(image, row: row, left: left, y: y, in: canvas) else { return false }
         let strip = image.strips[row]
-        guard fits(strip.count, budget: budget) else { return false }
+        guard fits(strip.count + image.costPerImage, budget: budget) else { return false }
         send(strip, row: y, column: left)
         stripsInLastFrame += 1
         return true
     }
 
-    /// `count` more bytes fit this frame's `budget` (the first image always does); when not,
-    /// the frame has deferred pixels.
-    private mutating func fits(_ count: Int, budget: Int) -> Bool {
-        guard output.isEmpty || output.count + count <= budget else {
+    /// An image of `cost` (its bytes and ``PixelImage/costPerImage``) fits this frame's
+    /// `budget` with what was planned before it (the first image always does); when not, the
+    /// frame has deferred pixels.
+    private mutating func fits(_ cost: Int, budget: Int) -> Bool {
+        guard output.isEmpty || plannedCost + cost <= budget else {
             deferredInLastFrame = true
             return false
         }
+        plannedCost += cost
         return true
     }
 
