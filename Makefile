@@ -14,7 +14,7 @@ PREFIX       ?= /usr/local
 DESTDIR      ?=
 ARGS         ?=
 
-.PHONY: deps deps-e2e install-packages build run feed man install uninstall deb test-deb test test-steps examples examples-screenshots docs check-docs api-breaks test-sixel test-kitty test-feed tsan fuzz soak soak-feed bench bench-feed bench-ticks bench-diff bench-images bench-collection clean
+.PHONY: deps deps-e2e install-packages build run feed man install uninstall deb test-deb test test-steps examples examples-screenshots docs docs-serve check-docs api-breaks test-sixel test-kitty test-feed tsan fuzz soak soak-feed bench bench-feed bench-ticks bench-diff bench-images bench-collection clean
 
 deps:
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEPS)"
@@ -55,15 +55,15 @@ man: build
 	$(RELEASE) --product generate-manual
 	python3 scripts/manual.py $(RELEASE_BIN) .build/man
 
-# It copies what `make man` built; it builds only when nothing is there yet, and never under
-# sudo (a build as root would leave root's files in .build): `make man && sudo make install`.
+# Built first, as whoever runs it (nothing is compiled when the build is current); under sudo
+# it only copies what `make man` built, so that no build runs as root and leaves root's files
+# in .build: `make man && sudo make install`.
 INSTALLED := $(RELEASE_BIN)/destinations $(RELEASE_BIN)/destinations-feed .build/man/destinations.1 .build/man/destinations-feed.1
 install:
-	@for f in $(INSTALLED); do [ -e $$f ] || missing="$$missing $$f"; done; \
-	if [ -n "$$missing" ]; then \
-	  if [ -n "$$SUDO_USER" ]; then echo "make install: not built yet:$$missing; run make man as yourself first, then sudo make install"; exit 1; fi; \
-	  $(MAKE) --no-print-directory man; \
-	fi
+	@if [ -n "$$SUDO_USER" ]; then \
+	  for f in $(INSTALLED); do [ -e $$f ] || missing="$$missing $$f"; done; \
+	  if [ -n "$$missing" ]; then echo "make install: not built yet:$$missing; run make man as yourself first, then sudo make install"; exit 1; fi; \
+	else $(MAKE) --no-print-directory man; fi
 	python3 scripts/install_tree.py install --prefix "$(PREFIX)" --root "$(DESTDIR)"
 
 uninstall:
@@ -97,6 +97,11 @@ test-steps:
 	@# here); beside the end-to-end suites, which block pool threads while tmux runs, the
 	@# server once took over a minute to start. They run on their own.
 	$(SWIFT) test --skip-build --filter FeedTests
+	@# make run's release build (the .deb's too) runs beside the end-to-end tests, which mostly
+	@# wait on their terminals: SwiftPM commands on this package wait for one another (make docs
+	@# waits for it), the scripts and the examples' package do not.
+	@rm -f $${TMPDIR:-/tmp}/release-build.status; \
+	  ( $(RELEASE) --product destinations > $${TMPDIR:-/tmp}/release-build.log 2>&1; echo $$? > $${TMPDIR:-/tmp}/release-build.status ) &
 	@status=0; python3 scripts/sixel_e2e.py .build/debug/destinations --feed-server .build/debug/destinations-feed || status=$$?; \
 	  if [ $$status = 2 ]; then echo "make test: SKIPPED the sixel end-to-end test: its terminal is not installed"; \
 	  elif [ $$status != 0 ]; then exit $$status; fi
@@ -108,6 +113,9 @@ test-steps:
 	@$(MAKE) --no-print-directory examples
 	@# A package that adds the toolkit by git URL resolves swift-collections and nothing else.
 	python3 scripts/check_dependents.py
+	@while [ ! -f $${TMPDIR:-/tmp}/release-build.status ]; do sleep 1; done; \
+	  if [ "$$(cat $${TMPDIR:-/tmp}/release-build.status)" != 0 ]; then tail -30 $${TMPDIR:-/tmp}/release-build.log; exit 1; fi; \
+	  echo "make test: the release build beside the end-to-end tests: $$(tail -1 $${TMPDIR:-/tmp}/release-build.log)"
 	@$(MAKE) --no-print-directory docs
 	@# The main-thread types cannot reach another thread: files the compiler must refuse.
 	python3 scripts/check_isolation.py
@@ -125,13 +133,21 @@ examples: deps
 	cd Examples && $(SWIFT) build
 	python3 scripts/examples_e2e.py Examples/.build/debug
 
-# DocC for the library products (swift-docc-plugin), warnings as errors; then every public
-# symbol of them must have a doc comment (scripts/check_docs.py over the symbol graphs).
-# The archives land in .build/plugins/Swift-DocC/outputs/<Target>.doccarchive.
+# DocC for the library products (swift-docc-plugin), warnings as errors, as one static site
+# with a landing page for all seven (.build/docs; `make docs-serve` serves it on loopback);
+# then every public symbol of them must have a doc comment, and the site must serve every
+# product's page (scripts/check_docs.py).
 DOC_TARGETS := CoreKit CellCanvas RenderLoop DiffableData CollectionKit ImagePipeline TerminalFront
 docs: deps
-	$(SWIFT) package --disable-sandbox generate-documentation $(foreach t,$(DOC_TARGETS),--target $(t)) --warnings-as-errors
+	$(SWIFT) package --disable-sandbox generate-documentation $(foreach t,$(DOC_TARGETS),--target $(t)) --warnings-as-errors \
+	  --enable-experimental-combined-documentation --output-path .build/docs
 	@$(MAKE) --no-print-directory check-docs
+
+# The site in a browser: DocC's pages load their data over HTTP, not from file:// URLs.
+DOCS_PORT ?= 8000
+docs-serve: docs
+	@echo "make docs-serve: http://127.0.0.1:$(DOCS_PORT)/documentation/ (Ctrl-C stops it)"
+	python3 -m http.server --bind 127.0.0.1 --directory .build/docs $(DOCS_PORT)
 
 check-docs: deps
 	python3 scripts/check_docs.py

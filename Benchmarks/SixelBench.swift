@@ -103,8 +103,8 @@ struct SixelBench: ParsableCommand {
             for thumbnail in thumbnails {
                 let encoded = SixelEncoder.encode(thumbnail, cellHeight: cellHeight, colors: SixelEncoder.defaultColors)
                 for strip in encoded.strips { all += strip }
-                all += encoded.whole
-                wholeBytes += encoded.whole.count
+                all += encoded.whole ?? []
+                wholeBytes += encoded.whole?.count ?? 0
             }
             let elapsed = ContinuousClock.now - started
             passes.append(elapsed.milliseconds)

@@ -57,7 +57,42 @@ def main():
         print(f"check_docs: no doc comment: {line}")
     total = sum(counted.values())
     print(f"check_docs: {total - len(missing)} of {total} public symbols of {', '.join(PRODUCTS)} documented")
-    sys.exit(1 if missing else 0)
+    site_ok = check_site(SITE) if os.path.isdir(SITE) else True
+    sys.exit(1 if missing or not site_ok else 0)
+
+
+# Where `make docs` writes the static site (one combined archive, every product).
+SITE = ".build/docs"
+
+
+def check_site(site):
+    """The static site a reader opens (`make docs-serve`): served over HTTP from loopback,
+    its landing page and every product's page answer, and each product's page data is there."""
+    import http.server
+    import threading
+    import urllib.request
+    handler = lambda *args: http.server.SimpleHTTPRequestHandler(*args, directory=site)
+    http.server.SimpleHTTPRequestHandler.log_message = lambda *args: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    failed = []
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        for page in ["documentation/"] + [f"documentation/{module.lower()}/" for module in PRODUCTS] \
+                + [f"data/documentation/{module.lower()}.json" for module in PRODUCTS]:
+            try:
+                with urllib.request.urlopen(f"{base}/{page}", timeout=10) as answer:
+                    if answer.status != 200 or not answer.read(64):
+                        failed.append(page)
+            except OSError as error:
+                failed.append(f"{page} ({error})")
+    finally:
+        server.shutdown()
+    for page in failed:
+        print(f"check_docs: FAIL: the static site in {site} does not serve {page}")
+    if not failed:
+        print(f"check_docs: the static site in {site} serves its landing page and the {len(PRODUCTS)} products' pages (make docs-serve)")
+    return not failed
 
 
 if __name__ == "__main__":

@@ -40,7 +40,9 @@ def inside(pages, runs, result):
             times[page] = []
             for _ in range(runs):
                 os.write(fd, b"\x1b[H\x1b[2J\x1b[c")
-                answer(fd)  # the clear has been taken before the clock starts
+                if not answer(fd):  # the clear has been taken before the clock starts
+                    times[page].append(None)
+                    continue
                 started = time.monotonic()
                 view = memoryview(data)
                 while view:
@@ -91,7 +93,10 @@ def main():
             deadline = time.monotonic() + 60 + 30 * options.runs * len(pages)
             while not os.path.exists(result) and time.monotonic() < deadline and xterm.poll() is None:
                 time.sleep(0.2)
-            xterm.wait(timeout=30)
+            try:
+                xterm.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                xterm.kill()
             if not os.path.exists(result):
                 sys.exit("sixel_parse: xterm wrote no times")
             times = json.load(open(result))

@@ -27,6 +27,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -158,7 +159,12 @@ def heap_in_use_mb(pid):
                         "-ex", "call (int)fclose($1)"], capture_output=True, timeout=60)
         xml = open(path).read()
     except subprocess.TimeoutExpired:
-        # gdb could not stop the process in a minute: no reading, rather than a guess.
+        # gdb could not finish in a minute: no reading, rather than a guess; and the app,
+        # which gdb may have left stopped, goes on.
+        try:
+            os.kill(pid, signal.SIGCONT)
+        except ProcessLookupError:
+            pass
         return None
     finally:
         os.remove(path)

@@ -53,6 +53,7 @@ public final class ServerStats: Sendable {
         var next = 0
         var openOverlaps: [(Int, Int)] = []
         var endings: [Int: Bool] = [:]
+        var duplicated: Set<Int> = []
     }
 
     private let state = Lock<Flight>(Flight())
@@ -95,7 +96,8 @@ public final class ServerStats: Sendable {
             state.endings[transfer] = whole
             state.openOverlaps.removeAll { pair in
                 guard let first = state.endings[pair.0], let second = state.endings[pair.1] else { return false }
-                if first && second { state.snapshot.duplicateTransfers += 1 }
+                // Counted once per later transfer, as overlaps are.
+                if first && second && state.duplicated.insert(pair.1).inserted { state.snapshot.duplicateTransfers += 1 }
                 return true
             }
             let open = Set(state.openOverlaps.flatMap { [$0.0, $0.1] })

@@ -10,9 +10,12 @@ import Testing
     func theTerminalComesBackFromACrash(kind: String, term: String) throws {
         let tmux = Tmux()
         // The backtracer's interactive prompt would wait 30 s for a key; the test reads the
-        // screen after it, so it is turned off here (a user gets it, on a normal screen).
+        // screen after it, so it is turned off here (a user gets it, on a normal screen). Its
+        // symbols are not read either: naming the frames of a debug build took 2 s a case
+        // quiet, most of this suite's time in CI (`aQuitOrACrashNeverWaitsForAKey` keeps
+        // the backtracer as a person has it).
         try tmux.start("\(AppProcess.binary.path) --refresh-rate 120; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-\\{0,1\\}\\(icanon\\|echo\\)' | tr '\\n' ' '; echo STTY",
-                       term: term, environment: "DESTINATIONS_CRASH=\(kind) SWIFT_BACKTRACE=interactive=no")
+                       term: term, environment: "DESTINATIONS_CRASH=\(kind) SWIFT_BACKTRACE=interactive=no,symbolicate=off")
         defer { tmux.stop() }
         let screen = try tmux.waitFor(timeout: 60) { $0.contains("STTY") }
         // The backtrace that follows scrolls the line away: read the scrollback too.

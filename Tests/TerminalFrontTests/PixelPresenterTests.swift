@@ -129,6 +129,28 @@ extension PresenterTests {
             }
         }
 
+        /// A whole picture goes first in a frame when it costs at most four budgets; one that
+        /// costs more (a picture the size of the screen) goes as strips, the first always.
+        @Test func aWholePictureTooLargeForAFrameGoesAsStrips() throws {
+            let whole = Array("\u{1B}P0;1;0q\"1;1;40;60#0;2;0;0;0".utf8) + [UInt8](repeating: 126, count: 1500) + [0x1B, 0x5C]
+            let image = PixelImage(id: 10, columns: 4, strips: Self.image.strips, fallback: Self.image.fallback, reachesBelowItsRow: true, whole: whole)
+            for (budget, whole) in [(400, true), (300, false)] {
+                try PresenterTests.withHeadlessPresenter(rows: Self.rows, columns: Self.columns) { presenter in
+                    presenter.enablePixelImages()
+                    presenter.updatePixelImages(defined: [image], forgotten: [])
+                    presenter.pixelBytesPerFrame = budget
+                    var canvas = Canvas(columns: Self.columns, rows: Self.rows)
+                    canvas.blit(PixelGrid(image: image), at: Point(x: 2, y: 4), clip: Rect(x: 0, y: 0, width: Self.columns, height: Self.rows))
+                    presenter.present(canvas)
+                    #expect(presenter.pixelStripsInLastFrame == 1, "budget \(budget)")
+                    #expect(presenter.bytesInLastFrame > (whole ? 1500 : 1000) && presenter.bytesInLastFrame < (whole ? 2500 : 1500),
+                            "budget \(budget): \(presenter.bytesInLastFrame) bytes")
+                    #expect((Self.glyph(x: 2, y: 6) == "F") == !whole && Self.glyph(x: 2, y: 4) != "F",
+                            "budget \(budget): the whole picture, or its first row and the fallback below")
+                }
+            }
+        }
+
         /// D-077: the budget counts what the terminal's work on each image is worth, besides
         /// its bytes: two 1,000-byte strips fit 2,500 bytes, not when each image costs 1,000 more.
         @Test func theBudgetCountsEachImagesCost() throws {

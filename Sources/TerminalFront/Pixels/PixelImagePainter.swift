@@ -33,7 +33,7 @@ struct PixelImagePainter {
     /// What the frame's images cost the terminal so far: their bytes and their
     /// ``PixelImage/costPerImage``.
     private var plannedCost = 0
-    /// Image rows drawn by the last frame.
+    /// Images the last frame drew: strips, and whole pictures (each counts once).
     private(set) var stripsInLastFrame = 0
     /// The last frame left image rows as their fallback for want of budget (not because
     /// they cannot be drawn): another frame is needed to draw them.
@@ -147,28 +147,42 @@ struct PixelImagePainter {
         let units = Self.units(of: places, in: canvas)
         var order = Array(units.indices)
         if let focus = canvas.focus {
-            func distance(_ unit: [Int]) -> (Int, Int) {
-                let place = places[unit[0]].place
+            // Lines away from the focus (its nearest row), then columns away from its span.
+            let distances = units.map { unit -> (Int, Int) in
+                let place = places[unit[0]].place, columns = places[unit[0]].image?.columns ?? 1
                 let lines = unit.map { abs(places[$0].place.y - focus.y) }.min() ?? 0
-                return (lines, abs(place.left - focus.x))
+                let across = focus.x < place.left ? place.left - focus.x : max(0, focus.x - (place.left + columns - 1))
+                return (lines, across)
             }
-            order.sort { a, b in
-                let (da, db) = (distance(units[a]), distance(units[b]))
-                return da != db ? da < db : a < b
-            }
+            order.sort { a, b in distances[a] != distances[b] ? distances[a] < distances[b] : a < b }
         }
         var drawn = [Bool](repeating: false, count: places.count)
         for index in order {
             let unit = units[index]
             let (place, image) = places[unit[0]]
             guard let image else { continue }
+            // The whole picture within the budget, or as the frame's first image when it costs
+            // at most ``firstWholeOvershoot`` budgets (a thumbnail at the slow start's budget
+            // does); otherwise it waits for a frame where it goes first. A picture too large
+            // for that (the size of the screen) goes as strips, each within what is left.
             if unit.count > 1, let whole = image.whole {
-                guard fits(whole.count + image.costPerImage, budget: budget) else { continue }
-                send(whole, row: place.y, column: place.left)
-                stripsInLastFrame += 1
-                for member in unit { drawn[member] = true }
-            } else {
-                drawn[unit[0]] = drawStrip(of: image, row: place.row, left: place.left, y: place.y, in: canvas, budget: budget)
+                let cost = whole.count + image.costPerImage
+                let atOnce = cost / Self.firstWholeOvershoot <= budget
+                if plannedCost + cost <= budget || (output.isEmpty && atOnce) {
+                    plannedCost += cost
+                    send(whole, row: place.y, column: place.left)
+                    stripsInLastFrame += 1
+                    for member in unit { drawn[member] = true }
+                    continue
+                }
+                if atOnce {
+                    deferredInLastFrame = true
+                    continue
+                }
+            }
+            for member in unit {
+                let row = places[member].place
+                drawn[member] = drawStrip(of: image, row: row.row, left: row.left, y: row.y, in: canvas, budget: budget)
             }
         }
         return drawn
@@ -184,7 +198,7 @@ struct PixelImagePainter {
         var member = [Bool](repeating: false, count: places.count)
         var units: [[Int]] = []
         for (i, entry) in places.enumerated() where !member[i] {
-            guard let image = entry.image, image.whole != nil, entry.place.row == 0, image.rows > 1,
+            guard let image = entry.image, image.whole != nil, !image.lingers, entry.place.row == 0, image.rows > 1,
                   !image.reachesBelowItsRow || entry.place.y + image.rows < canvas.rows else {
                 units.append([i])
                 continue
@@ -258,6 +272,11 @@ struct PixelImagePainter {
         stripsInLastFrame += 1
         return true
     }
+
+    /// How many frames' budgets a whole picture sent first in a frame may cost: its rows as
+    /// strips would cost the terminal more in all (each strip is an image), but a picture
+    /// the size of the screen would hold the terminal for many frames at once.
+    static let firstWholeOvershoot = 4
 
     /// An image of `cost` (its bytes and ``PixelImage/costPerImage``) fits this frame's
     /// `budget` with what was planned before it (the first image always does); when not, the

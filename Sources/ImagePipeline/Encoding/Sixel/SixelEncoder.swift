@@ -7,7 +7,7 @@
 /// exposes some rows of a thumbnail sends those rows' strips and nothing else (the
 /// presenter's job), and a thumbnail cut by the viewport's edge shows its visible rows.
 ///
-/// Colours: one palette per thumbnail (at most `colors` entries, ``SixelPalette``'s median
+/// Colours: one palette per thumbnail (at most `colors` entries, `SixelPalette`'s median
 /// cut of its 5-5-5 histogram), mapped by nearest entry; every strip defines only the
 /// registers it uses. Pixels below a strip's last full band are left
 /// unset and the image is sent with transparent background (P2 = 1), so a strip whose
@@ -25,17 +25,24 @@ public enum SixelEncoder {
         return strips(indices: indices, palette: palette, width: pixels.width, height: pixels.height, cellHeight: cellHeight, coloursPerBand: coloursPerBand)
     }
 
-    /// The strips and the whole picture as one image (``PixelImage/whole``), in one palette.
+    /// The strips and the whole picture as one image (`PixelImage.whole`), in one palette.
+    /// No whole image for a picture of one strip (it would be the same), nor for one taller
+    /// than ``tallestWhole`` pixels.
     /// - Complexity: about twice ``strips(of:cellHeight:colors:coloursPerBand:)``'s encoding;
     ///   the palette is made once.
     public static func encode(_ pixels: PixelBuffer, cellHeight: Int, colors: Int = 256, coloursPerBand: Int? = defaultColoursPerBand)
-        -> (strips: [[UInt8]], whole: [UInt8]) {
+        -> (strips: [[UInt8]], whole: [UInt8]?) {
         precondition(cellHeight > 0 && colors >= 2, "SixelEncoder: cell height \(cellHeight), \(colors) colours")
         let (palette, indices) = quantize(pixels, colors: min(colors, 256))
         let strips = strips(indices: indices, palette: palette, width: pixels.width, height: pixels.height, cellHeight: cellHeight, coloursPerBand: coloursPerBand)
+        guard pixels.height > cellHeight, pixels.height <= tallestWhole else { return (strips, nil) }
         let whole = Self.strips(indices: indices, palette: palette, width: pixels.width, height: pixels.height, cellHeight: pixels.height, coloursPerBand: coloursPerBand)
-        return (strips, whole.first ?? [])
+        return (strips, whole.first)
     }
+
+    /// The tallest whole image made: xterm draws a sixel image up to its `maxGraphicSize`,
+    /// 1000×1000 unless configured, and cuts what is beyond (strips, one cell tall, never are).
+    public static let tallestWhole = 1000
 
     /// The picture's indexed pixels cut every `cellHeight` rows, each part one sixel image.
     static func strips(indices: [UInt8], palette: [(r: UInt8, g: UInt8, b: UInt8)], width: Int, height: Int, cellHeight: Int,
@@ -58,7 +65,7 @@ public enum SixelEncoder {
     }
 
     /// Colours a thumbnail's palette has by default (the registers a terminal is asked for):
-    /// with ``SixelPalette``'s median cut, 16 draw the bundled photos with less error than the
+    /// with `SixelPalette`'s median cut, 16 draw the bundled photos with less error than the
     /// 128 of the popular-cells palette did with 16 a band (RMS 8.0 against 12.5), in 27 %
     /// fewer bytes (0.86 a pixel against 1.18), by `destinations-bench sixel` (D-077). At 16,
     /// no band has more than ``defaultColoursPerBand``: the cap changes nothing.
@@ -248,7 +255,7 @@ public enum SixelEncoder {
     static func quantize(_ pixels: PixelBuffer, colors: Int) -> (palette: [(r: UInt8, g: UInt8, b: UInt8)], indices: [UInt8]) {
         let count = pixels.width * pixels.height
         var population = [Int32](repeating: 0, count: 1 << 15)
-        var sums = [Int32](repeating: 0, count: 3 << 15)
+        var sums = [Int64](repeating: 0, count: 3 << 15)
         var bins = [UInt16](repeating: 0, count: count)
         pixels.bytes.withUnsafeBufferPointer { rgba in
             population.withUnsafeMutableBufferPointer { population in
@@ -259,9 +266,9 @@ public enum SixelEncoder {
                             let bin = (r >> 3) << 10 | (g >> 3) << 5 | b >> 3
                             bins[i] = UInt16(truncatingIfNeeded: bin)
                             population[bin] &+= 1
-                            sums[bin &* 3] &+= Int32(truncatingIfNeeded: r)
-                            sums[bin &* 3 &+ 1] &+= Int32(truncatingIfNeeded: g)
-                            sums[bin &* 3 &+ 2] &+= Int32(truncatingIfNeeded: b)
+                            sums[bin &* 3] &+= Int64(r)
+                            sums[bin &* 3 &+ 1] &+= Int64(g)
+                            sums[bin &* 3 &+ 2] &+= Int64(b)
                         }
                     }
                 }
@@ -269,7 +276,7 @@ public enum SixelEncoder {
         }
         let occupied = population.indices.filter { population[$0] > 0 }
         let palette = SixelPalette.make(occupied.map { bin in
-            SixelPalette.Bin(population: population[bin], r: sums[bin * 3], g: sums[bin * 3 + 1], b: sums[bin * 3 + 2])
+            SixelPalette.Bin(population: Int64(population[bin]), r: sums[bin * 3], g: sums[bin * 3 + 1], b: sums[bin * 3 + 2])
         }, colors: colors)
         // Each occupied bin's mean to its nearest entry (the first of equals); the entries'
         // channels side by side, so the search is a tight loop.
@@ -279,8 +286,8 @@ public enum SixelEncoder {
             greens.withUnsafeBufferPointer { greens in
                 blues.withUnsafeBufferPointer { blues in
                     for bin in occupied {
-                        let n = population[bin]
-                        let r = (sums[bin * 3] + n / 2) / n, g = (sums[bin * 3 + 1] + n / 2) / n, b = (sums[bin * 3 + 2] + n / 2) / n
+                        let n = Int64(population[bin])
+                        let r = Int32((sums[bin * 3] + n / 2) / n), g = Int32((sums[bin * 3 + 1] + n / 2) / n), b = Int32((sums[bin * 3 + 2] + n / 2) / n)
                         var best = 0, bestDistance = Int32.max
                         for k in 0..<reds.count {
                             let dr = r &- reds[k], dg = g &- greens[k], db = b &- blues[k]

@@ -11,7 +11,7 @@ struct SixelGraphics: TerminalGraphics {
     /// About what xterm parses and draws in a second here: a fast scroll shows symbols and
     /// the pixels follow as the motion settles.
     var pixelBytesPerSecond: Int { 6 << 20 }
-    /// xterm's work on one sixel image beside its bytes, in bytes (``PixelImage/costPerImage``):
+    /// xterm's work on one sixel image beside its bytes, in bytes (`PixelImage.costPerImage`):
     /// a page of 20 thumbnails took 45 ms as 140 strips (240 KB) and 16 ms as 20 images
     /// (195 KB), about 0.22 ms an image and 0.06 ms a kilobyte (`scripts/sixel_parse.py`, D-077).
     static let costPerImage = 3_700

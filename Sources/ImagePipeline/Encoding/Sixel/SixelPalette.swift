@@ -9,14 +9,15 @@
 /// the popular cells at 128 (11.2 against 12.5, D-077). Median cut spends the entries where
 /// the colours spread, weighted by how many pixels have them.
 enum SixelPalette {
-    /// One histogram cell: how many pixels fall in it and the sums of their channels.
+    /// One histogram cell: how many pixels fall in it and the sums of their channels (in 64
+    /// bits: a cell of a large picture of one colour passes 32).
     struct Bin {
-        var population: Int32
-        var r: Int32, g: Int32, b: Int32
+        var population: Int64
+        var r: Int64, g: Int64, b: Int64
 
         /// The mean colour of its pixels.
         var mean: (r: Int32, g: Int32, b: Int32) {
-            ((r + population / 2) / population, (g + population / 2) / population, (b + population / 2) / population)
+            (Int32((r + population / 2) / population), Int32((g + population / 2) / population), Int32((b + population / 2) / population))
         }
     }
 
@@ -52,10 +53,10 @@ enum SixelPalette {
                 let distance = 3 &* dr &* dr &+ 4 &* dg &* dg &+ 2 &* db &* db
                 if distance < bestDistance { (best, bestDistance) = (k, distance) }
             }
-            sums[best].n += Int64(bin.population)
-            sums[best].r += Int64(bin.r)
-            sums[best].g += Int64(bin.g)
-            sums[best].b += Int64(bin.b)
+            sums[best].n += bin.population
+            sums[best].r += bin.r
+            sums[best].g += bin.g
+            sums[best].b += bin.b
         }
         for (k, sum) in sums.enumerated() where sum.n > 0 {
             entries[k] = (Int32((sum.r + sum.n / 2) / sum.n), Int32((sum.g + sum.n / 2) / sum.n), Int32((sum.b + sum.n / 2) / sum.n))
@@ -78,7 +79,7 @@ enum SixelPalette {
                 let mean = bin.mean
                 low = (min(low.0, mean.r), min(low.1, mean.g), min(low.2, mean.b))
                 high = (max(high.0, mean.r), max(high.1, mean.g), max(high.2, mean.b))
-                pixels += Int64(bin.population)
+                pixels += bin.population
             }
             let spreads = [3 * Int64(high.0 - low.0), 4 * Int64(high.1 - low.1), 2 * Int64(high.2 - low.2)]
             axis = spreads.indices.max { spreads[$0] < spreads[$1] } ?? 0
@@ -91,10 +92,10 @@ enum SixelPalette {
         var mean: (r: Int32, g: Int32, b: Int32) {
             var n: Int64 = 0, r: Int64 = 0, g: Int64 = 0, b: Int64 = 0
             for bin in bins {
-                n += Int64(bin.population)
-                r += Int64(bin.r)
-                g += Int64(bin.g)
-                b += Int64(bin.b)
+                n += bin.population
+                r += bin.r
+                g += bin.g
+                b += bin.b
             }
             return (Int32((r + n / 2) / n), Int32((g + n / 2) / n), Int32((b + n / 2) / n))
         }
@@ -107,10 +108,10 @@ enum SixelPalette {
                 return axis == 0 ? mean.r : axis == 1 ? mean.g : mean.b
             }
             let sorted = bins.sorted { key($0) < key($1) }
-            let half = sorted.reduce(Int64(0)) { $0 + Int64($1.population) } / 2
+            let half = sorted.reduce(Int64(0)) { $0 + $1.population } / 2
             var seen: Int64 = 0, cut = 1
             for (index, bin) in sorted.enumerated() {
-                seen += Int64(bin.population)
+                seen += bin.population
                 if seen >= half {
                     cut = index + 1
                     break
