@@ -97,11 +97,6 @@ test-steps:
 	@# here); beside the end-to-end suites, which block pool threads while tmux runs, the
 	@# server once took over a minute to start. They run on their own.
 	$(SWIFT) test --skip-build --filter FeedTests
-	@# make run's release build (the .deb's too) runs beside the end-to-end tests, which mostly
-	@# wait on their terminals: SwiftPM commands on this package wait for one another (make docs
-	@# waits for it), the scripts and the examples' package do not.
-	@rm -f $${TMPDIR:-/tmp}/release-build.status; \
-	  ( $(RELEASE) --product destinations > $${TMPDIR:-/tmp}/release-build.log 2>&1; echo $$? > $${TMPDIR:-/tmp}/release-build.status ) &
 	@status=0; python3 scripts/sixel_e2e.py .build/debug/destinations --feed-server .build/debug/destinations-feed || status=$$?; \
 	  if [ $$status = 2 ]; then echo "make test: SKIPPED the sixel end-to-end test: its terminal is not installed"; \
 	  elif [ $$status != 0 ]; then exit $$status; fi
@@ -113,9 +108,6 @@ test-steps:
 	@$(MAKE) --no-print-directory examples
 	@# A package that adds the toolkit by git URL resolves swift-collections and nothing else.
 	python3 scripts/check_dependents.py
-	@while [ ! -f $${TMPDIR:-/tmp}/release-build.status ]; do sleep 1; done; \
-	  if [ "$$(cat $${TMPDIR:-/tmp}/release-build.status)" != 0 ]; then tail -30 $${TMPDIR:-/tmp}/release-build.log; exit 1; fi; \
-	  echo "make test: the release build beside the end-to-end tests: $$(tail -1 $${TMPDIR:-/tmp}/release-build.log)"
 	@$(MAKE) --no-print-directory docs
 	@# The main-thread types cannot reach another thread: files the compiler must refuse.
 	python3 scripts/check_isolation.py

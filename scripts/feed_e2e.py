@@ -87,9 +87,13 @@ def main():
         # again after the client cancelled it, before the server noticed the cancel, is not.)
         if stats["duplicateTransfers"] > 0:
             fail(f"the server sent {stats['duplicateTransfers']} photos twice at once, whole: {stats['overlappingPaths']}")
+        # The share never shown is measured over the photos whose bytes arrived; on a loaded
+        # machine a 3-second fling can cancel every one before its last byte (CI with both
+        # cores busy: 165 of 189 cancelled in flight, none whole), and the measure is empty.
         never, images = network["image_bytes_never_shown"], network["image_bytes"]
-        print(f"feed_e2e: fling: {never >> 10} of {images >> 10} KiB of photos never shown")
-        if not (isinstance(never, int) and isinstance(images, int) and 0 <= never <= images and images > 0):
+        print(f"feed_e2e: fling: {never >> 10} of {images >> 10} KiB of photos never shown"
+              + ("" if images else " (no photo arrived whole during the fling: every one was cancelled first)"))
+        if not (isinstance(never, int) and isinstance(images, int) and 0 <= never <= images):
             fail(f"image bytes never shown {never} of {images}")
 
     # 2-3. In tmux.
