@@ -132,20 +132,10 @@ struct SixelBench: ParsableCommand {
 
     /// The thumbnail against its strips decoded back, as a terminal paints them.
     static func squaredError(_ original: PixelBuffer, strips: [[UInt8]], cellHeight: Int) -> Double {
-        var sum = 0.0
-        for (index, strip) in strips.enumerated() {
-            guard let decoded = SixelDecoder.decode(strip) else { continue }
-            for y in 0..<decoded.height {
-                for x in 0..<decoded.width {
-                    let a = original.pixel(x: x, y: index * cellHeight + y), b = decoded.pixel(x: x, y: y)
-                    for (p, q) in [(a.r, b.r), (a.g, b.g), (a.b, b.b)] {
-                        let d = Double(p) - Double(q)
-                        sum += d * d
-                    }
-                }
-            }
+        strips.enumerated().reduce(0.0) { sum, strip in
+            guard let decoded = SixelDecoder.decode(strip.element) else { return sum }
+            return sum + SixelPeers.squaredError(original, decoded, top: strip.offset * cellHeight)
         }
-        return sum
     }
 
     static func size(_ text: String) throws -> (Int, Int) {

@@ -97,12 +97,13 @@ enum SixelPeers {
         return Data(bytes)
     }
 
-    /// Pixel by pixel over the whole picture, as ``SixelBench/squaredError`` does per strip.
-    static func squaredError(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
+    /// `b` against `a`'s rows from `top`, pixel by pixel over what both have (a whole
+    /// picture, or one strip of it).
+    static func squaredError(_ a: PixelBuffer, _ b: PixelBuffer, top: Int = 0) -> Double {
         var sum = 0.0
-        for y in 0..<min(a.height, b.height) {
+        for y in 0..<min(a.height - top, b.height) {
             for x in 0..<min(a.width, b.width) {
-                let p = a.pixel(x: x, y: y), q = b.pixel(x: x, y: y)
+                let p = a.pixel(x: x, y: top + y), q = b.pixel(x: x, y: y)
                 for (u, v) in [(p.r, q.r), (p.g, q.g), (p.b, q.b)] {
                     let d = Double(u) - Double(v)
                     sum += d * d
