@@ -5,7 +5,7 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "destinations-bench",
         abstract: "Benchmarks of the frame scheduler and the diff; results go to BENCHMARKS.md.",
-        subcommands: [TickBench.self, SixelBench.self, ApplyBench.self, DiffBench.self, ImageBench.self, CollectionBench.self, RangeBench.self, LockBench.self, PoolBench.self, ShowImage.self, StdlibDiffOnce.self]
+        subcommands: [TickBench.self, SixelBench.self, KittyBench.self, ApplyBench.self, DiffBench.self, ImageBench.self, CollectionBench.self, RangeBench.self, LockBench.self, PoolBench.self, ShowImage.self, StdlibDiffOnce.self]
     )
 }
 

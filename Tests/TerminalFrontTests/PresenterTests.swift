@@ -245,7 +245,10 @@ import Glibc
 
     @Test func aPlainTerminalSaysNothingOfGraphics() {
         let answers = TerminalProbe.answers(in: bytes("\u{1B}[?1;2c"))
-        #expect(answers == TerminalProbe.Answers())
+        var plain = TerminalProbe.Answers()
+        plain.deviceAttributes = true
+        #expect(answers == plain, "it answered DA1 and said nothing else")
+        #expect(!TerminalProbe.answers(in: bytes("\u{1B}[?2026;2$y")).deviceAttributes, "no DA1 answer")
         #expect(!TerminalProbe.answers(in: bytes("\u{1B}_Gi=31;ENOTSUPPORTED:x\u{1B}\\\u{1B}[?62;44c")).kittyGraphics, "an error is not OK")
         #expect(!TerminalProbe.answers(in: bytes("\u{1B}[?62;14c")).sixel, "14 is not 4")
     }

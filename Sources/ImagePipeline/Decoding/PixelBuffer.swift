@@ -18,6 +18,14 @@ public struct PixelBuffer: Sendable, Equatable {
         self.bytes = bytes
     }
 
+    /// Every pixel's alpha is 255 (a decoded photo): it may be written without alpha.
+    /// - Complexity: O(pixels).
+    public var isOpaque: Bool {
+        bytes.withUnsafeBufferPointer { pixels in
+            stride(from: 3, to: pixels.count, by: 4).allSatisfy { pixels[$0] == 255 }
+        }
+    }
+
     /// The pixel at (x, y) as (r, g, b, a).
     public func pixel(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
         let i = (y * width + x) * 4

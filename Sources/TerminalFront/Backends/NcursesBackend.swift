@@ -42,18 +42,28 @@ public final class NcursesBackend: TerminalBackend, TerminalImageOutput, Termina
     public var supportsSynchronizedOutput: Bool { session.supportsSynchronizedOutput }
     public var probed: TerminalProbe.Answers { session.probed }
     public var isHeadless: Bool { session.isHeadless }
-    public func nextKey() -> Key? { session.nextKey() }
+    public func nextKey() -> Key? {
+        defer { takeParseAnswers(at: lastTick) }
+        return session.nextKey()
+    }
     public func waitForInput(wake: WakeSignal?, timeout: Duration?) -> Bool { session.waitForInput(wake: wake, timeout: timeout) }
     public func present(_ canvas: Canvas, scrolled: (rows: Range<Int>, by: Int)?) { presenter.present(canvas, scrolled: scrolled) }
     public func invalidate() { presenter.invalidate() }
 
     private var pacing = OutputPacing()
+    /// Pixels at the pace the terminal parses them, where it answers for itself (D-078).
+    private var parsePacing = ParsePacing()
+    /// Answers to parse requests counted so far, the frame period, and the last tick.
+    private var answersTaken = 0, period = Duration.milliseconds(8), lastTick = Duration.zero
+    private var pacesByParse: Bool { session.answersParseRequests && !parsePacing.hasGivenUp }
     /// The last ceiling the app planned optional bytes under (a miss cuts from there).
     private var optionalCeiling = Int.max
     private var writer: TerminalWriter { session.writer }
     public var isOutputBehind: Bool { writer.isBehind || presenter.hasCoalescedFrame }
 
     public func observeOutput(at time: Duration) -> Bool {
+        lastTick = time
+        parsePacing.check(at: time)
         writer.pump()
         let behind = writer.isBehind
         pacing.observe(at: time, bytesTaken: writer.bytesTaken, behind: behind, ceiling: optionalCeiling, moreToSend: presenter.hasDeferredPixels)
@@ -62,16 +72,42 @@ public final class NcursesBackend: TerminalBackend, TerminalImageOutput, Termina
 
     public func noteOptionalBytesHeldBack() { pacing.noteHeldBack() }
 
+    /// Hands the terminal what it takes until `deadline`; meanwhile an answer to a parse
+    /// request is read as soon as it comes (keys read with it wait for the next frame).
     public func waitForOutput(until deadline: Duration, now: () -> Duration) {
+        if let cost = presenter.takeReceiptCost() { parsePacing.requested(cost: cost, at: now()) }
         writer.wait(until: deadline, now: now)
+        while parsePacing.isAwaiting {
+            let left = deadline - now()
+            guard left > .zero else { return }
+            let milliseconds = Int32(min(max((left.nanoseconds + 999_999) / 1_000_000, 1), 1000))
+            guard Platform.poll([Platform.standardInput], milliseconds: milliseconds) != nil else { return }
+            session.readInputAhead()
+            takeParseAnswers(at: now())
+        }
+    }
+
+    /// Answers the session took out of the input since the last call, read at `time`.
+    private func takeParseAnswers(at time: Duration) {
+        let answers = session.deviceAttributesAnswers
+        for _ in answersTaken..<answers { parsePacing.answered(at: time, period: period) }
+        answersTaken = answers
     }
 
     public func deliverOutput() { writer.pump() }
 
+    /// Misses pace what a frame may add (``OutputPacing``); where the terminal answers parse
+    /// requests, one batch of pixels at a time, as large as it was seen to parse within a
+    /// frame (``ParsePacing``).
     public func optionalBytesPerFrame(hertz: Double, ceiling: Int) -> Int {
         optionalCeiling = ceiling
+        period = .seconds(1 / hertz)
+        presenter.asksForParseReceipt = pacesByParse && !parsePacing.isAwaiting
         // Not behind: nothing is pending.
-        return writer.isBehind ? 0 : pacing.optionalBytesPerFrame(hertz: hertz, ceiling: ceiling, pending: 0)
+        if writer.isBehind { return 0 }
+        let perFrame = ceiling == .max ? Int.max : max(1, Int(Double(ceiling) / hertz))
+        if pacesByParse { return parsePacing.bytesForNextFrame(ceiling: perFrame) }
+        return pacing.optionalBytesPerFrame(hertz: hertz, ceiling: ceiling, pending: 0)
     }
 
     public var outputStatistics: OutputStatistics {
@@ -84,6 +120,9 @@ public final class NcursesBackend: TerminalBackend, TerminalImageOutput, Termina
         statistics.drainMedian = pacing.medianRate
         statistics.drainMinimum = pacing.minimumRate
         statistics.drainSamples = pacing.sampleCount
+        statistics.parseAnswers = parsePacing.answered
+        statistics.parseRequestsLost = parsePacing.lost
+        (statistics.parseRoundTripMedian, statistics.parseRoundTripWorst) = (parsePacing.roundTripFigures?.median, parsePacing.roundTripFigures?.worst)
         return statistics
     }
     public func sendGraphics(_ bytes: [UInt8]) { presenter.sendGraphics(bytes) }

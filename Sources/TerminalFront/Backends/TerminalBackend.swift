@@ -178,6 +178,12 @@ public struct OutputStatistics: Sendable, Equatable {
     public var recycledColorPairs = 0
     /// Cells drawn in the nearest pair because every pair was on screen.
     public var approximatedCells = 0
+    /// Parse requests the terminal answered (``ParsePacing``), and those it did not within
+    /// a second.
+    public var parseAnswers = 0, parseRequestsLost = 0
+    /// The median and the worst time from handing a frame with pixels over to the
+    /// terminal's answer (nil: none was timed).
+    public var parseRoundTripMedian: Duration?, parseRoundTripWorst: Duration?
 
     /// Nothing measured yet.
     public init() {}

@@ -97,9 +97,38 @@ public final class CanvasPresenter {
         for id in forgotten { pixels?.forget(id) }
     }
 
+    /// What each frame may send of pixels, and the parse receipts asked for.
+    private var pace = FramePace()
+
+    struct FramePace {
+        var pixelBytes = Int.max
+        var asksForParseReceipt = false
+        var receiptCost: Int?
+        /// Graphics bytes handed over (``sendGraphics(_:)``) since the last request: part of
+        /// what the next one times.
+        var graphicsSinceLastFrame = 0
+    }
+
+    /// Frames that carry pixels end with ``ParsePacing/request`` (set each frame by the
+    /// backend: only while no answer is awaited).
+    var asksForParseReceipt: Bool {
+        get { pace.asksForParseReceipt }
+        set { pace.asksForParseReceipt = newValue }
+    }
+
+    /// The pixel cost before the request the last frame ended with, once (nil when none
+    /// was asked since the last call).
+    func takeReceiptCost() -> Int? {
+        defer { pace.receiptCost = nil }
+        return pace.receiptCost
+    }
+
     /// Strip bytes a frame may send (the first strip always goes): set each frame from the
     /// refresh rate, so a terminal is sent no more pixels a second than it can parse.
-    public var pixelBytesPerFrame = Int.max
+    public var pixelBytesPerFrame: Int {
+        get { pace.pixelBytes }
+        set { pace.pixelBytes = newValue }
+    }
     /// The last frame left image rows as symbols for want of budget: another frame will
     /// draw them.
     public var hasDeferredPixels: Bool { pixels?.deferredInLastFrame ?? false }
@@ -163,7 +192,7 @@ public final class CanvasPresenter {
                 }
                 written += 1
             }
-            pixels?.plan(canvas, budget: pixelBytesPerFrame) { x, y, cell, concealed in
+            pixels?.plan(canvas, budget: pace.pixelBytes) { x, y, cell, concealed in
                 if concealed {
                     Curses.putConcealed(PixelImagePainter.marker(for: cell), x: x, y: y)
                 } else {
@@ -202,6 +231,12 @@ public final class CanvasPresenter {
         frameBytes += strips
         lastPixelBytes = (preamble, strips)
         if features.synchronized { frameBytes += Self.endSynchronized }
+        let pixelCost = (pixels?.plannedCost ?? 0) + pace.graphicsSinceLastFrame
+        if sending && pace.asksForParseReceipt && pixelCost > 0 {
+            pace.graphicsSinceLastFrame = 0
+            frameBytes += ParsePacing.request
+            pace.receiptCost = pixelCost
+        }
         // Queued, not written: the frame loop writes it right after the commit.
         if sending { writer.queue(frameBytes) }
         let sent = frameBytes.count
@@ -230,6 +265,7 @@ public final class CanvasPresenter {
         guard !bytes.isEmpty else { return }
         writer.enqueue(bytes)
         counts.bytesWritten += bytes.count
+        pace.graphicsSinceLastFrame += bytes.count
     }
 
     /// The terminal's colour numbers for a cell's colours: what a pair is defined by.

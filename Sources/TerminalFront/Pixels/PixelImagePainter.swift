@@ -32,7 +32,7 @@ struct PixelImagePainter {
     private var output: [UInt8] = []
     /// What the frame's images cost the terminal so far: their bytes and their
     /// ``PixelImage/costPerImage``.
-    private var plannedCost = 0
+    private(set) var plannedCost = 0
     /// Images the last frame drew: strips, and whole pictures (each counts once).
     private(set) var stripsInLastFrame = 0
     /// The last frame left image rows as their fallback for want of budget (not because

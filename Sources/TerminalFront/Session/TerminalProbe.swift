@@ -63,6 +63,8 @@ public enum TerminalProbe {
         public var kittyGraphics = false
         /// The terminal listed sixel graphics in its device attributes.
         public var sixel = false
+        /// The terminal answered Primary Device Attributes (every real terminal does).
+        public var deviceAttributes = false
         /// Colour registers a sixel image may use, when the terminal said.
         public var sixelColorRegisters: Int?
         /// The text area's size in pixels, when the terminal said.
@@ -77,6 +79,7 @@ public enum TerminalProbe {
 
         public static func == (a: Answers, b: Answers) -> Bool {
             a.synchronizedOutput == b.synchronizedOutput && a.kittyGraphics == b.kittyGraphics && a.sixel == b.sixel
+                && a.deviceAttributes == b.deviceAttributes
                 && a.sixelColorRegisters == b.sixelColorRegisters
                 && a.textAreaPixels?.width == b.textAreaPixels?.width && a.textAreaPixels?.height == b.textAreaPixels?.height
                 && a.version == b.version && a.background == b.background
@@ -112,6 +115,7 @@ public enum TerminalProbe {
         answers.synchronizedOutput = supportsMode2026(reply: reply)
         answers.kittyGraphics = hasKittyGraphics(reply: reply)
         answers.sixel = hasSixel(reply: reply)
+        answers.deviceAttributes = hasDeviceAttributes(reply)
         answers.sixelColorRegisters = sixelColorRegisters(reply: reply)
         answers.textAreaPixels = textAreaPixels(reply: reply)
         answers.version = version(reply: reply)

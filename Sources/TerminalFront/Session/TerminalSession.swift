@@ -65,7 +65,9 @@ public final class TerminalSession {
         guard Platform.standardStreamsAreTerminals else { throw .notATerminal }
         Platform.useUTF8Locale()
         Platform.unblockTerminalSignals()
-        probed = TerminalProbe.query(venue: TerminalProbe.Venue(term: Self.termName ?? "", insideTmux: Platform.environment("TMUX") != nil))
+        let venue = TerminalProbe.Venue(term: Self.termName ?? "", insideTmux: Platform.environment("TMUX") != nil)
+        probed = TerminalProbe.query(venue: venue)
+        answersParseRequests = venue.graphics && probed.deviceAttributes && Platform.environment("DESTINATIONS_PARSE_PACING") != "0"
         if probed.textAreaPixels == nil { probed.textAreaPixels = Platform.windowPixels(of: Platform.standardOutput) }
         supportsSynchronizedOutput = Platform.environment("DESTINATIONS_SYNC_OUTPUT").map { $0 == "1" } ?? probed.synchronizedOutput
         terminal_restore_save(Platform.standardOutput)
@@ -193,6 +195,7 @@ public final class TerminalSession {
     /// (nil: no limit); a signal (SIGWINCH, SIGTSTP's return) also ends it. True unless it
     /// timed out. Empties `wake` before returning.
     public func waitForInput(wake: WakeSignal?, timeout: Duration?) -> Bool {
+        if input.hasKeys { return true }
         var descriptors: [Int32] = []
         if !isHeadless { descriptors.append(Platform.standardInput) }
         if let wake { descriptors.append(wake.descriptor) }
@@ -217,10 +220,29 @@ public final class TerminalSession {
             Curses.resize(rows: cells.rows, columns: cells.columns)
             return .resize
         }
-        while let key = Curses.nextKey() {
+        // The terminal's answers are taken out (``ReplyFilter``).
+        while let key = input.next(from: Curses.nextKey) {
             // ncurses queues one of its own after `resizeterm`: the size is applied already.
             if key != .resize { return key }
         }
         return nil
     }
+
+    /// Reads what input is there now, without waiting, so that an answer to ``ParsePacing``'s
+    /// request is counted when it comes rather than at the next frame's keys; the keys read
+    /// are kept for ``nextKey()``.
+    public func readInputAhead() {
+        guard !isHeadless else { return }
+        input.readAhead(from: Curses.nextKey)
+    }
+
+    /// Keys read ahead, and the terminal's answers taken out of them.
+    private var input = ReplyFilter()
+    /// Primary Device Attributes answers taken out of the input so far.
+    public var deviceAttributesAnswers: Int { input.answers }
+
+    /// The terminal's own answers to `CSI c` time its parsing: it answered the start-up
+    /// probe's, the probe asked it directly (not a multiplexer, which answers for itself)
+    /// and `DESTINATIONS_PARSE_PACING` is not `0`.
+    public private(set) var answersParseRequests = false
 }

@@ -123,6 +123,7 @@ struct GridReport {
             ("terminal", "{\"behind_frames\":\(hitch.terminalBehindFrames),\"coalesced_frames\":\(output.coalescedFrames),\"launch_ticks\":\(launchOutputTicks),"
                 + "\"drain_bytes_per_s\":{\"p50\":\(output.drainMedian.map { number($0, 0) } ?? "null"),\"min\":\(output.drainMinimum.map { number($0, 0) } ?? "null"),\"samples\":\(output.drainSamples)},"
                 + "\"pending_bytes_max\":\(output.pendingBytesMax),"
+                + "\"parse_round_trip_ms\":{\"p50\":\(output.parseRoundTripMedian.map { number($0.milliseconds) } ?? "null"),\"max\":\(output.parseRoundTripWorst.map { number($0.milliseconds) } ?? "null"),\"answered\":\(output.parseAnswers),\"lost\":\(output.parseRequestsLost)},"
                 + "\"color_pairs\":{\"rounds\":\(output.colorPairRounds),\"recycled\":\(output.recycledColorPairs),\"approximated_cells\":\(output.approximatedCells)}}"),
             ("hitch_time_ms", number(hitch.totalHitchTime.milliseconds)),
             ("hitch_ratio_ms_per_s", number(hitch.hitchRatio)),
@@ -168,7 +169,7 @@ struct GridReport {
         return """
         destinations: \(hitch.frames) frames at \(rate) Hz in \(fixed(durationS, 2)) s\(scenario.map { ", scenario \($0)" } ?? ""), prefetch \(prefetch ? "on" : "off"), images \(images), \(posts) posts, \(workers) image workers (\(workerPriority) priority)\(stress > 0 ? ", \(stress) busy threads" : "")
         hitches \(hitch.hitches) (commit \(hitch.commitHitches), terminal \(hitch.terminalHitches)), hitch time \(fixed(hitch.totalHitchTime.milliseconds, 1)) ms, hitch ratio \(fixed(hitch.hitchRatio, 2)) ms/s (\(hitch.band.rawValue))\(hitch.commitHitches > 0 ? "; \(hitch.commitHitchesFromWaiting) of the late commits waited for a core" : "")
-        terminal behind at \(hitch.terminalBehindFrames) ticks, \(output.coalescedFrames) frames coalesced, at most \(output.pendingBytesMax) bytes waiting\(output.drainMedian.map { ", took \(fixed($0 / 1000, 0)) KB/s while behind (slowest \(fixed((output.drainMinimum ?? 0) / 1000, 0)))" } ?? "")
+        terminal behind at \(hitch.terminalBehindFrames) ticks, \(output.coalescedFrames) frames coalesced, at most \(output.pendingBytesMax) bytes waiting\(output.drainMedian.map { ", took \(fixed($0 / 1000, 0)) KB/s while behind (slowest \(fixed((output.drainMinimum ?? 0) / 1000, 0)))" } ?? "")\(output.parseRoundTripMedian.map { ", pixels parsed in \(fixed($0.milliseconds, 1)) ms (worst \(fixed((output.parseRoundTripWorst ?? $0).milliseconds, 1)), \(output.parseAnswers) answers, \(output.parseRequestsLost) lost)" } ?? "")
         commit p50 \(fixed(hitch.commitP50.milliseconds, 3)) ms, p95 \(fixed(hitch.commitP95.milliseconds, 3)) ms, p99 \(fixed(hitch.commitP99.milliseconds, 3)) ms, max \(fixed(hitch.commitMax.milliseconds, 3)) ms
         cells prepared in commit \(cellsPreparedInCommit), in idle time \(cellsPreparedIdle); prefetch batches \(prefetchBatches), cancels \(prefetchCancels); placeholders \(fixed(placeholderCellFramesPct, 1)) % of cell-frames
         output \(bytesWritten) bytes, \(fixed(bytesPerFrame, 0)) per frame; scrolling \(fixed(bytesPerScrollFrame, 0)) per frame for \(fixed(exposedRowsPerScrollFrame, 2)) new rows = \(fixed(scrollBytesRatio, 2))× their full-paint cost

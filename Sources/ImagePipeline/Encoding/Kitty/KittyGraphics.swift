@@ -42,6 +42,12 @@ public enum KittyGraphics {
         lastID.add(1, ordering: .relaxed).newValue % maximumID + 1
     }
 
+    /// The PNG a transmission carries: RGB when `image` is opaque, filtered and compressed
+    /// at libpng's default (the bytes are what a slow terminal waits for, D-078).
+    public static func png(of image: PixelBuffer) throws(ImageError) -> [UInt8] {
+        try PNGCodec.encode(image, opaque: image.isOpaque)
+    }
+
     /// The escape sequences that transmit `png` as image `id` with a virtual placement of
     /// `columns` × `rows` cells: base64 in chunks of 4,096 bytes (`m=1` on all but the
     /// last), quiet (`q=2`: no replies to read). Inside tmux each is wrapped for
