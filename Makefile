@@ -189,8 +189,11 @@ tsan: export TSAN_OPTIONS := suppressions=$(CURDIR)/scripts/tsan-suppressions.tx
 # A crash under TSan fails at once: Swift's backtracer cannot fork a helper there and hangs.
 tsan: export SWIFT_BACKTRACE := enable=no
 TSAN_REPORTS := awk '/WARNING: ThreadSanitizer/,/SUMMARY: ThreadSanitizer/'
+# Only what the runs below use: the tests, the two programs and the cache's kill test (make
+# test has built everything else already; the benchmark and the fuzz stubs cost links here).
+TSAN_PRODUCTS := destinationsPackageTests destinations destinations-feed cache-torture
 tsan: deps
-	$(SWIFT) build --build-tests --sanitize=thread --build-path $(TSAN_BUILD)
+	@for product in $(TSAN_PRODUCTS); do $(SWIFT) build --sanitize=thread --build-path $(TSAN_BUILD) --product $$product || exit 1; done
 	@status=0; $(SWIFT) test --skip-build --sanitize=thread --build-path $(TSAN_BUILD) --filter '$(TSAN_TESTS)' > $(TSAN_BUILD)/tsan-tests.log 2>&1 || status=$$?; \
 	  grep -E -A3 "Test run with|ThreadSanitizer: Matched" $(TSAN_BUILD)/tsan-tests.log; $(TSAN_REPORTS) $(TSAN_BUILD)/tsan-tests.log; \
 	  if [ $$status != 0 ]; then tail -n 60 $(TSAN_BUILD)/tsan-tests.log; exit $$status; fi

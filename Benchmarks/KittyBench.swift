@@ -15,7 +15,7 @@ struct KittyBench: ParsableCommand {
 
     @Option(help: "The Assets folder.") var assets = "Assets"
     @Option(help: "Thumbnail size in cells.") var cells = "26x7"
-    @Option(help: "Cell size in pixels (kitty 0.26.5 under Xvfb here: 10x21).") var cellPixels = "10x21"
+    @Option(help: "Cell size in pixels (kitty 0.26.5 under Xvfb here: 9x18).") var cellPixels = "9x18"
 
     func run() throws {
         let photos = URL(fileURLWithPath: assets).appendingPathComponent("photos")

@@ -62,6 +62,7 @@ class Link:
         self.exited = None
         self.status = None
         self.answered = 0
+        self.scanned = 0
 
     def pump(self, duration):
         """Reads for `duration` seconds at the link's rate."""
@@ -95,10 +96,14 @@ class Link:
             self.answer()
 
     def answer(self):
-        """Answers each start-up probe once (DECRPM for 2026, then DA1, which ends it)."""
-        count = self.stream.count(DA1) if len(self.stream) < 1 << 16 else self.answered
-        while self.answered < count:
-            os.write(self.fd, b"\x1b[?2026;2$y\x1b[?62;22c")
+        """Answers the start-up probe (DECRPM for 2026, then DA1, which ends it), then every
+        DA1 as it is read, as a terminal answers once it has parsed the bytes before it (the
+        app's parse pacing, D-078, times its frames by them)."""
+        start = max(0, self.scanned - len(DA1) + 1)
+        count = self.stream.count(DA1, start)
+        self.scanned = len(self.stream)
+        for _ in range(count):
+            os.write(self.fd, (b"\x1b[?2026;2$y" if self.answered == 0 else b"") + b"\x1b[?62;22c")
             self.answered += 1
 
     def reap(self, block=False):

@@ -43,26 +43,39 @@ public final class NcursesBackend: TerminalBackend, TerminalImageOutput, Termina
     public var probed: TerminalProbe.Answers { session.probed }
     public var isHeadless: Bool { session.isHeadless }
     public func nextKey() -> Key? {
-        defer { takeParseAnswers(at: lastTick) }
+        defer { takeParseAnswers(at: frameTime()) }
         return session.nextKey()
     }
-    public func waitForInput(wake: WakeSignal?, timeout: Duration?) -> Bool { session.waitForInput(wake: wake, timeout: timeout) }
+    public func waitForInput(wake: WakeSignal?, timeout: Duration?) -> Bool {
+        let ready = session.waitForInput(wake: wake, timeout: timeout)
+        if ready && parsePacing.isAwaiting {
+            session.readInputAhead()
+            takeParseAnswers(at: frameTime())
+        }
+        return ready
+    }
     public func present(_ canvas: Canvas, scrolled: (rows: Range<Int>, by: Int)?) { presenter.present(canvas, scrolled: scrolled) }
     public func invalidate() { presenter.invalidate() }
 
     private var pacing = OutputPacing()
     /// Pixels at the pace the terminal parses them, where it answers for itself (D-078).
     private var parsePacing = ParsePacing()
-    /// Answers to parse requests counted so far, the frame period, and the last tick.
-    private var answersTaken = 0, period = Duration.milliseconds(8), lastTick = Duration.zero
+    /// Answers to parse requests counted so far, and the frame period.
+    private var answersTaken = 0, period = Duration.milliseconds(8)
+    /// The last tick on the frame loop's clock, and when it was observed on the continuous
+    /// clock: the frame loop's time of any later moment (`frameTime()`), for the calls
+    /// that are not handed a clock.
+    private var lastTick = (time: Duration.zero, at: ContinuousClock.now)
     private var pacesByParse: Bool { session.answersParseRequests && !parsePacing.hasGivenUp }
     /// The last ceiling the app planned optional bytes under (a miss cuts from there).
     private var optionalCeiling = Int.max
     private var writer: TerminalWriter { session.writer }
-    public var isOutputBehind: Bool { writer.isBehind || presenter.hasCoalescedFrame }
+    /// Also while a parse request's answer is awaited: the terminal has taken the pixels but
+    /// not yet shown them (a rest is settled once they are parsed, not once they are sent).
+    public var isOutputBehind: Bool { writer.isBehind || presenter.hasCoalescedFrame || parsePacing.isAwaiting }
 
     public func observeOutput(at time: Duration) -> Bool {
-        lastTick = time
+        lastTick = (time, .now)
         parsePacing.check(at: time)
         writer.pump()
         let behind = writer.isBehind
@@ -75,7 +88,6 @@ public final class NcursesBackend: TerminalBackend, TerminalImageOutput, Termina
     /// Hands the terminal what it takes until `deadline`; meanwhile an answer to a parse
     /// request is read as soon as it comes (keys read with it wait for the next frame).
     public func waitForOutput(until deadline: Duration, now: () -> Duration) {
-        if let cost = presenter.takeReceiptCost() { parsePacing.requested(cost: cost, at: now()) }
         writer.wait(until: deadline, now: now)
         while parsePacing.isAwaiting {
             let left = deadline - now()
@@ -87,6 +99,9 @@ public final class NcursesBackend: TerminalBackend, TerminalImageOutput, Termina
         }
     }
 
+    /// Now on the frame loop's clock.
+    private func frameTime() -> Duration { lastTick.time + (ContinuousClock.now - lastTick.at) }
+
     /// Answers the session took out of the input since the last call, read at `time`.
     private func takeParseAnswers(at time: Duration) {
         let answers = session.deviceAttributesAnswers
@@ -94,7 +109,11 @@ public final class NcursesBackend: TerminalBackend, TerminalImageOutput, Termina
         answersTaken = answers
     }
 
-    public func deliverOutput() { writer.pump() }
+    /// Hands the committed frame over; a request it ends with is timed from here.
+    public func deliverOutput() {
+        writer.pump()
+        if let cost = presenter.takeReceiptCost() { parsePacing.requested(cost: cost, at: frameTime()) }
+    }
 
     /// Misses pace what a frame may add (``OutputPacing``); where the terminal answers parse
     /// requests, one batch of pixels at a time, as large as it was seen to parse within a

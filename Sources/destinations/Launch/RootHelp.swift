@@ -41,6 +41,9 @@ enum RootHelp {
           NO_COLOR=1           no colour at all (wins over everything else)
           DESTINATIONS_SYNC_OUTPUT=0|1
                                synchronized output off / on (default: ask the terminal)
+          DESTINATIONS_PARSE_PACING=0
+                               pixels paced by the measured rate only, not by the
+                               terminal's answers to CSI c (default: where it answers)
 
         SUBCOMMANDS:
         \(subcommands.joined(separator: "\n"))
