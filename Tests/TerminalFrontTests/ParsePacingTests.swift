@@ -30,11 +30,42 @@ struct ParsePacingTests {
         pacing.requested(cost: 1000, at: .milliseconds(10))
         pacing.answered(at: .milliseconds(11), period: Self.period)
         #expect(pacing.allowance == first * ParsePacing.growth)
-        // 30,000 units took 25 ms, three times the frame's target of 6.25 ms: a quarter.
+        // 30,000 units took 25 ms, 24 beyond the shortest round trip (1 ms), almost four
+        // times the frame's target of 6.25 ms: scaled by 6.25 / 24.
         pacing.requested(cost: 30_000, at: .milliseconds(20))
         pacing.answered(at: .milliseconds(45), period: Self.period)
-        #expect(abs(pacing.allowance - 30_000 * 6.25 / 25) < 1)
+        #expect(abs(pacing.allowance - 30_000 * 6.25 / 24) < 1)
         #expect(pacing.bytesForNextFrame(ceiling: 5000) == 5000)
+    }
+
+    /// Over ssh every answer carries the network's delay: the round trip less the shortest
+    /// is what the terminal's parse took, so 50 ms of delay does not shrink the allowance.
+    @Test func aDelayInEveryAnswerIsNotTakenForParsing() {
+        var pacing = ParsePacing()
+        var time = Duration.zero
+        for _ in 0..<5 {
+            let cost = Int(pacing.allowance)
+            pacing.requested(cost: cost, at: time)
+            time += .milliseconds(50) + .microseconds(Int64(cost / 20))  // 20 units a µs
+            pacing.answered(at: time, period: Self.period)
+        }
+        #expect(pacing.shortest == .milliseconds(50) + .microseconds(Int64(ParsePacing.firstAllowance / 20)))
+        #expect(pacing.allowance > Double(ParsePacing.firstAllowance) * 2, "\(pacing.allowance)")
+        // A batch that took 25 ms more than the delay: scaled to the target.
+        let cost = Int(pacing.allowance)
+        pacing.requested(cost: cost, at: time)
+        pacing.answered(at: time + pacing.shortest! + .milliseconds(25), period: Self.period)
+        #expect(abs(pacing.allowance - Double(cost) * 6.25 / 25) < 1)
+    }
+
+    @Test func quittingForgetsTheAnswerAwaited() {
+        var pacing = ParsePacing()
+        pacing.requested(cost: 5000, at: .zero)
+        pacing.forgetAwaited()
+        #expect(!pacing.isAwaiting && pacing.lost == 0)
+        pacing.requested(cost: 5000, at: .milliseconds(10))
+        pacing.answered(at: .milliseconds(12), period: Self.period)
+        #expect(pacing.answered == 1, "the next answer is the next request's")
     }
 
     @Test func aLostRequestsLateAnswerIsNotTakenForTheNextAndSilenceGivesUp() {

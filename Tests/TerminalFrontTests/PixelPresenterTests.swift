@@ -169,6 +169,23 @@ extension PresenterTests {
             }
         }
 
+        /// A budget of 0 (an answer to a parse request awaited) lets nothing through, not even
+        /// the first strip; the next frame with a budget draws them.
+        @Test func aBudgetOfNothingSendsNoStrip() throws {
+            try PresenterTests.withHeadlessPresenter(rows: Self.rows, columns: Self.columns) { presenter in
+                presenter.enablePixelImages()
+                presenter.updatePixelImages(defined: [Self.image], forgotten: [])
+                presenter.pixelBytesPerFrame = 0
+                var canvas = Canvas(columns: Self.columns, rows: Self.rows)
+                canvas.blit(PixelGrid(image: Self.image), at: Point(x: 2, y: 4), clip: Rect(x: 0, y: 0, width: Self.columns, height: Self.rows))
+                presenter.present(canvas)
+                #expect(presenter.pixelStripsInLastFrame == 0 && presenter.hasDeferredPixels)
+                presenter.pixelBytesPerFrame = 1
+                presenter.present(canvas)
+                #expect(presenter.pixelStripsInLastFrame == 1, "a budget of 1: the first goes")
+            }
+        }
+
         @Test func aRowThatCannotBeDrawnWholeShowsItsFallbackAndWaitsForNothing() throws {
             try withPresenter { presenter in
                 var covered = Self.canvas(imageTop: 4)

@@ -93,7 +93,7 @@ public final class NcursesBackend: TerminalBackend, TerminalImageOutput, Termina
             let left = deadline - now()
             guard left > .zero else { return }
             let milliseconds = Int32(min(max((left.nanoseconds + 999_999) / 1_000_000, 1), 1000))
-            guard Platform.poll([Platform.standardInput], milliseconds: milliseconds) != nil else { return }
+            guard let ready = Platform.poll([Platform.standardInput], milliseconds: milliseconds), !ready.hungUp else { return }
             session.readInputAhead()
             takeParseAnswers(at: now())
         }
@@ -116,17 +116,19 @@ public final class NcursesBackend: TerminalBackend, TerminalImageOutput, Termina
     }
 
     /// Misses pace what a frame may add (``OutputPacing``); where the terminal answers parse
-    /// requests, one batch of pixels at a time, as large as it was seen to parse within a
-    /// frame (``ParsePacing``).
+    /// requests, also one batch of pixels at a time, no larger than it was seen to parse
+    /// within a frame (``ParsePacing``).
     public func optionalBytesPerFrame(hertz: Double, ceiling: Int) -> Int {
         optionalCeiling = ceiling
         period = .seconds(1 / hertz)
         presenter.asksForParseReceipt = pacesByParse && !parsePacing.isAwaiting
         // Not behind: nothing is pending.
         if writer.isBehind { return 0 }
-        let perFrame = ceiling == .max ? Int.max : max(1, Int(Double(ceiling) / hertz))
-        if pacesByParse { return parsePacing.bytesForNextFrame(ceiling: perFrame) }
-        return pacing.optionalBytesPerFrame(hertz: hertz, ceiling: ceiling, pending: 0)
+        let byRate = pacing.optionalBytesPerFrame(hertz: hertz, ceiling: ceiling, pending: 0)
+        // Both: the answers say what the terminal parses, the rate what the link carries
+        // (a terminal behind a slow link answers each batch quickly while text fills it).
+        if pacesByParse { return min(byRate, parsePacing.bytesForNextFrame(ceiling: .max)) }
+        return byRate
     }
 
     public var outputStatistics: OutputStatistics {
@@ -161,9 +163,35 @@ public final class NcursesBackend: TerminalBackend, TerminalImageOutput, Termina
     public var bytesWritten: Int { presenter.bytesWritten }
     public func measureFullPaint(_ canvas: Canvas) -> Int { presenter.measureFullPaint(canvas) }
     public var isHungUp: Bool { session.isHungUp }
-    public func end() { session.end() }
+    public func end() {
+        takeAwaitedAnswer()
+        session.end()
+    }
     public func suspend() {
+        takeAwaitedAnswer()
         session.suspend()
         presenter.invalidate()
     }
+
+    /// Before the terminal goes back to the shell: the answer to a request in flight is read
+    /// here (at most ``answerWaitOnExit``), so that it never reaches the shell's input, and
+    /// then forgotten.
+    private func takeAwaitedAnswer() {
+        guard parsePacing.isAwaiting else { return }
+        // The request may still wait in the writer (a slow link): handed over first.
+        let deadline = frameTime() + Self.answerWaitOnExit
+        writer.wait(until: deadline, now: frameTime)
+        while parsePacing.isAwaiting, !session.isHungUp {
+            let left = deadline - frameTime()
+            guard left > .zero,
+                  let ready = Platform.poll([Platform.standardInput], milliseconds: Int32(max(1, left.nanoseconds / 1_000_000))),
+                  !ready.hungUp else { break }
+            session.readInputAhead()
+            takeParseAnswers(at: frameTime())
+        }
+        parsePacing.forgetAwaited()
+    }
+
+    /// How long quitting or Ctrl-Z waits for a parse request's answer.
+    static let answerWaitOnExit = Duration.milliseconds(200)
 }

@@ -11,7 +11,8 @@
 /// - a batch parsed within ``target`` of a frame period, that used at least half of what it
 ///   was allowed, lets the next one be ``growth`` larger; a slower one scales the allowance
 ///   down by the ratio of the target to the time it took (not below one item: a frame
-///   always sends its first).
+///   always sends its first). The time it took is the round trip less the shortest seen
+///   (``shortest``): over ssh the network's delay is in every answer and is no parse.
 ///
 /// The allowance is in the painter's cost units (bytes plus a fixed cost per image,
 /// ``PixelImage/costPerImage``), so what is learned is what the terminal's parse of this
@@ -49,6 +50,8 @@ public struct ParsePacing: Sendable {
     public private(set) var answered = 0, lost = 0
     /// The terminal stopped answering (``lossLimit`` losses in a row): pace by misses only.
     public private(set) var hasGivenUp = false
+    /// The shortest round trip so far: the delay no batch shortens.
+    public private(set) var shortest: Duration?
     /// Round trips measured (at most ``sampleLimit``, the latest kept).
     public private(set) var roundTrips: [Duration] = []
     private var nextSample = 0
@@ -84,13 +87,24 @@ public struct ParsePacing: Sendable {
         answered += 1
         let took = max(time - request.sentAt, .microseconds(100))
         record(took)
+        // What the terminal's parse took: the round trip less the shortest one seen, which
+        // is the part no batch shortens (a network's delay over ssh, the read of the answer).
+        shortest = min(shortest ?? took, took)
+        let parse = took - (shortest ?? .zero)
         let target = period * Self.target
-        if took <= target {
+        if parse <= target {
             if Double(request.cost) >= allowance / 2 { allowance *= Self.growth }
         } else {
-            let scaled = Double(request.cost) * (target / took)
+            let scaled = Double(request.cost) * (target / parse)
             allowance = max(1, min(allowance, scaled))
         }
+    }
+
+    /// The answer awaited will not be read here (the terminal goes back to the shell: the
+    /// app quits or is suspended): forgotten, neither lost nor owed.
+    public mutating func forgetAwaited() {
+        awaited = nil
+        owed = 0
     }
 
     /// A request unanswered after ``timeout`` is lost at `time`; its answer, should it come,

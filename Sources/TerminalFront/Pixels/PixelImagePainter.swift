@@ -168,7 +168,7 @@ struct PixelImagePainter {
             if unit.count > 1, let whole = image.whole {
                 let cost = whole.count + image.costPerImage
                 let atOnce = cost / Self.firstWholeOvershoot <= budget
-                if plannedCost + cost <= budget || (output.isEmpty && atOnce) {
+                if budget > 0 && (plannedCost + cost <= budget || (output.isEmpty && atOnce)) {
                     plannedCost += cost
                     send(whole, row: place.y, column: place.left)
                     stripsInLastFrame += 1
@@ -279,10 +279,11 @@ struct PixelImagePainter {
     static let firstWholeOvershoot = 4
 
     /// An image of `cost` (its bytes and ``PixelImage/costPerImage``) fits this frame's
-    /// `budget` with what was planned before it (the first image always does); when not, the
-    /// frame has deferred pixels.
+    /// `budget` with what was planned before it (the first image always does, unless the
+    /// budget is 0: nothing may go, as while a parse request's answer is awaited); when not,
+    /// the frame has deferred pixels.
     private mutating func fits(_ cost: Int, budget: Int) -> Bool {
-        guard output.isEmpty || plannedCost + cost <= budget else {
+        guard budget > 0 && (output.isEmpty || plannedCost + cost <= budget) else {
             deferredInLastFrame = true
             return false
         }
