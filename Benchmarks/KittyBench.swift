@@ -18,14 +18,8 @@ struct KittyBench: ParsableCommand {
     @Option(help: "Cell size in pixels (kitty 0.26.5 under Xvfb here: 9x18).") var cellPixels = "9x18"
 
     func run() throws {
-        let photos = URL(fileURLWithPath: assets).appendingPathComponent("photos")
-        let files = try FileManager.default.contentsOfDirectory(atPath: photos.path).filter { $0.hasSuffix(".jpg") || $0.hasSuffix(".png") }.sorted()
         let (columns, rows) = try SixelBench.size(cells), (cellWidth, cellHeight) = try SixelBench.size(cellPixels)
-        let preparer = ImagePreparer(colorMode: .truecolor)
-        let thumbnails = try files.map { name in
-            try preparer.decode(AssetID(path: photos.appendingPathComponent(name).path), columns: columns, rows: rows)
-                .filling(width: columns * cellWidth, height: rows * cellHeight)
-        }
+        let thumbnails = try SixelBench.thumbnails(assets: assets, columns: columns, rows: rows, cellWidth: cellWidth, cellHeight: cellHeight).thumbnails
         let forms: [(String, (PixelBuffer) throws -> [UInt8])] = [
             ("PNG RGBA fast (before)", { try PNGCodec.encode($0, fast: true) }),
             ("PNG RGB fast", { try PNGCodec.encode($0, fast: true, opaque: true) }),

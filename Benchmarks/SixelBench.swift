@@ -15,14 +15,9 @@ struct SixelBench: ParsableCommand {
     @Option(help: "Also write a page of 20 thumbnails (5 × 4, each strip placed at its cell) per cap to PREFIX-128-CAP.six, and the peers' to PREFIX-COLOURS-TOOL.six, to time a terminal drawing it (scripts/sixel_parse.py).") var dump: String?
 
     func run() throws {
-        let photos = URL(fileURLWithPath: assets).appendingPathComponent("photos")
-        let files = try FileManager.default.contentsOfDirectory(atPath: photos.path).filter { $0.hasSuffix(".jpg") || $0.hasSuffix(".png") }.sorted()
         let (columns, rows) = try Self.size(cells), (cellWidth, cellHeight) = try Self.size(cellPixels)
+        let (paths, thumbnails) = try Self.thumbnails(assets: assets, columns: columns, rows: rows, cellWidth: cellWidth, cellHeight: cellHeight)
         let preparer = ImagePreparer(colorMode: .truecolor)
-        let thumbnails = try files.map { name in
-            try preparer.decode(AssetID(path: photos.appendingPathComponent(name).path), columns: columns, rows: rows)
-                .filling(width: columns * cellWidth, height: rows * cellHeight)
-        }
         print("Sixel over \(thumbnails.count) photos at \(columns)x\(rows) cells of \(cellWidth)x\(cellHeight) px; bytes a pixel and RMS error (0-255) over all of them")
         print("registers  cap a band   bytes/px   rms error   bytes/thumbnail")
         for registers in [16, 24, 32, 64, 128] {
@@ -61,7 +56,7 @@ struct SixelBench: ParsableCommand {
             }
         }
         timeTheDefault(thumbnails, cellHeight: cellHeight)
-        let decoded = try files.map { name in try preparer.decode(AssetID(path: photos.appendingPathComponent(name).path), columns: columns, rows: rows) }
+        let decoded = try paths.map { path in try preparer.decode(AssetID(path: path), columns: columns, rows: rows) }
         timeTheFallback(decoded: decoded, sized: thumbnails, columns: columns, rows: rows)
     }
 
@@ -136,6 +131,19 @@ struct SixelBench: ParsableCommand {
             guard let decoded = SixelDecoder.decode(strip.element) else { return sum }
             return sum + SixelPeers.squaredError(original, decoded, top: strip.offset * cellHeight)
         }
+    }
+
+    /// The bundled photos' paths, and each decoded as the app does for a thumbnail of
+    /// `columns` × `rows` cells, filling its cells' pixels exactly.
+    static func thumbnails(assets: String, columns: Int, rows: Int, cellWidth: Int, cellHeight: Int) throws -> (paths: [String], thumbnails: [PixelBuffer]) {
+        let photos = URL(fileURLWithPath: assets).appendingPathComponent("photos")
+        let paths = try FileManager.default.contentsOfDirectory(atPath: photos.path).filter { $0.hasSuffix(".jpg") || $0.hasSuffix(".png") }.sorted()
+            .map { photos.appendingPathComponent($0).path }
+        let preparer = ImagePreparer(colorMode: .truecolor)
+        let thumbnails = try paths.map { path in
+            try preparer.decode(AssetID(path: path), columns: columns, rows: rows).filling(width: columns * cellWidth, height: rows * cellHeight)
+        }
+        return (paths, thumbnails)
     }
 
     static func size(_ text: String) throws -> (Int, Int) {

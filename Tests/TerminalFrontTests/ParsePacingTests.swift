@@ -112,6 +112,7 @@ struct ParsePacingTests {
         #expect(Self.filtered([.escape] + Self.text("[?6x")) == ([.escape] + Self.text("[?6x"), 0))
         #expect(Self.filtered([.escape] + Self.text("[?c")) == ([.escape] + Self.text("[?c"), 0))
         #expect(Self.filtered([.escape, .escape] + Self.text("[?1c")) == ([.escape], 1))
+        #expect(Self.filtered([.escape] + Self.text("[?62") + [.resize] + Self.text(";4c")) == ([], 1), "ncurses' resize key inside an answer")
     }
 
     @Test func anAnswerCutAcrossReadsIsHeldUntilItsEnd() {

@@ -66,6 +66,9 @@ struct ReplyFilter {
             var outcome = Match.more
             while outcome == .more {
                 guard let key = held.isEmpty ? source() : held.removeFirst() else { break }
+                // ncurses puts its resize key first in its queue, even inside an answer; the
+                // session takes sizes from the kernel and skips it anyway.
+                if key == .resize { continue }
                 following.append(key)
                 outcome = Self.match(following)
             }

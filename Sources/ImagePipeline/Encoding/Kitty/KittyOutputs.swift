@@ -5,8 +5,8 @@ import CellCanvas
 /// the image until it is deleted.
 ///
 /// The PNG is RGB when the thumbnail is opaque, with libpng's adaptive filters and default
-/// compression (``KittyGraphics/png(of:)``): 36 % fewer bytes than the RGBA of libpng's fast
-/// setting sent before, for 7 ms more of a worker's time a thumbnail; raw RGB through zlib
+/// compression (``KittyGraphics/png(of:)``): 37 % fewer bytes than the RGBA of libpng's fast
+/// setting sent before, for 5–7 ms more of a worker's time a thumbnail; raw RGB through zlib
 /// (`o=z`) is no smaller than a fast PNG (D-078, `destinations-bench kitty`).
 struct KittyPlaceholderGraphics: TerminalGraphics {
     let cell: (width: Int, height: Int)
