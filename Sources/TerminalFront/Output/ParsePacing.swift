@@ -6,7 +6,7 @@
 /// ``OutputPacing`` learns from misses: it probes up until the terminal stops reading for a
 /// tick, halves, and probes again, so a fling in xterm drawing sixel missed a few ticks every
 /// run. A round trip says how long the parse took before anything is missed, so:
-/// - one request at a time: no pixels go while an answer is awaited (``bytesForNextFrame(period:ceiling:)``
+/// - one request at a time: no pixels go while an answer is awaited (``bytesForNextFrame(ceiling:)``
 ///   is 0), so the terminal is never handed a second batch of pixels while it parses the first;
 /// - a batch parsed within ``target`` of a frame period, that used at least half of what it
 ///   was allowed, lets the next one be ``growth`` larger; a slower one scales the allowance
@@ -15,7 +15,7 @@
 ///   (``shortest``): over ssh the network's delay is in every answer and is no parse.
 ///
 /// The allowance is in the painter's cost units (bytes plus a fixed cost per image,
-/// ``PixelImage/costPerImage``), so what is learned is what the terminal's parse of this
+/// `PixelImage.costPerImage` in CellCanvas), so what is learned is what the terminal's parse of this
 /// mix of text, pixels and images took, per terminal and per run, not a constant.
 ///
 /// A terminal that does not answer within ``timeout`` loses the request (its late answer, if
