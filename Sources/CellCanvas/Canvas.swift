@@ -172,12 +172,13 @@ public struct Canvas: Sendable, Equatable {
         let limit = min(origin.x + (width ?? Int.max - origin.x), area.maxX) - origin.x
         guard limit > 0 else { return 0 }
         if let drawn = drawASCII(text, at: origin, limit: limit, style: style, clip: area) { return drawn }
-        let needed = DisplayWidth.of(text)
-        let truncated = needed > limit
+        // Measured only as far as the limit: the rest of a long text is never walked.
+        let truncated = DisplayWidth.exceeds(text, limit)
         let budget = truncated ? limit - 1 : limit
         var x = origin.x
         var full = false
-        for character in text where !full {
+        for character in text {
+            if full { break }
             if TerminalGlyphs.isSettled(character) {
                 let w = character.isASCII ? 1 : DisplayWidth.of(character.unicodeScalars.first!)
                 if x + w > origin.x + budget { break }

@@ -35,6 +35,19 @@ public enum DisplayWidth {
         text.reduce(0) { $0 + of($1) }
     }
 
+    /// Whether `text` takes more than `columns` columns, read only as far as needed: a long
+    /// title drawn into a cell of 30 columns costs 31 columns of grapheme breaking, not its
+    /// whole length, every frame (issue 43's text cost).
+    /// - Complexity: O(characters up to the first past `columns`).
+    public static func exceeds(_ text: some StringProtocol, _ columns: Int) -> Bool {
+        var total = 0
+        for character in text {
+            total += of(character)
+            if total > columns { return true }
+        }
+        return false
+    }
+
     /// `wcwidth` for every scalar below ``count``, asked once under the C.UTF-8 locale
     /// (a thread's own, so the process's locale is left alone); where the C library cannot
     /// say (no UTF-8 locale), the rules of ``fallback(_:)``.

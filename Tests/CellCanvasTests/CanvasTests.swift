@@ -10,6 +10,19 @@ import Testing
         #expect(canvas.rowTexts == [" Saint Luc… ", " Cusco      ", "        Rey…"])
     }
 
+    /// Truncation asks only whether a text is wider than its room, reading no further than
+    /// that; a long text draws as its short prefix did, with the ellipsis.
+    @Test func aLongTextIsMeasuredOnlyAsFarAsItsRoom() {
+        #expect(!DisplayWidth.exceeds("日本", 4) && DisplayWidth.exceeds("日本語", 4))
+        #expect(!DisplayWidth.exceeds("", 0) && DisplayWidth.exceeds("é", 0))
+        let long = String(repeating: "é👩‍👩‍👧", count: 5_000)
+        #expect(DisplayWidth.exceeds(long, 10))
+        var canvas = Canvas(columns: 12, rows: 1), short = Canvas(columns: 12, rows: 1)
+        canvas.draw(long, at: Point(x: 0, y: 0), width: 10)
+        short.draw(String(long.prefix(12)), at: Point(x: 0, y: 0), width: 10)
+        #expect(canvas == short && canvas.rowTexts[0].contains("…"))
+    }
+
     @Test func wideCharactersTakeTwoColumnsAndNeverSplit() {
         var canvas = Canvas(columns: 8, rows: 3)
         #expect(canvas.draw("京都 Kyoto", at: Point(x: 0, y: 0)) == 8)
