@@ -37,12 +37,16 @@ extension HTTPFetcher {
     /// status it sent), a stored copy of any age stands in, marked with
     /// ``FetchedBody/offlineSince``: beyond RFC 9111's rules, what a person who browses the
     /// same feed every day expects of a client with no network (a browser's offline mode).
+    /// A connection that cannot be made then fails at once, cache or none: the callers that
+    /// pass it (the pager) retry on their own schedule (`RetryPolicy`), and a connection pool
+    /// retrying beneath them made a refused first page take 16 s to say so, not 2.
     public func fetchCached(_ url: String, headers extra: [(String, String)] = [], limit: Int, deadline: Duration, authorized: Bool = false,
                             resuming: Bool = false, offline: Bool = false,
                             onBytes: (@Sendable (_ bytes: Int, _ declaredLength: Int?) -> Void)? = nil) async throws(FetchError) -> FetchedBody {
         guard let cache else {
             return resuming ? try await fetchResuming(url, limit: limit, deadline: deadline, onBytes: onBytes)
-                            : try await fetch(url, headers: extra, limit: limit, deadline: deadline, authorized: authorized, onBytes: onBytes)
+                            : try await fetch(url, headers: extra, limit: limit, deadline: deadline, authorized: authorized,
+                                              failFast: offline, onBytes: onBytes)
         }
         // The request's fields as the server sees them, for `Vary` (the cache keeps a digest
         // of a credential, never the credential).

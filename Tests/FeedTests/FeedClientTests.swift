@@ -329,10 +329,11 @@ import Testing
         }
         defer { Task { await feed.stop() } }
         #expect(feed.scheme == "https")
-        // Not trusted: refused.
+        // Not trusted: refused. The refusals fail fast, as the app's pages do: the client's
+        // pool would otherwise try the handshake again until the connect timeout (5 s each).
         let stranger = try HTTPFetcher()
         defer { stranger.shutdown() }
-        await #expect(throws: FetchError.self) { try await stranger.fetch(feed.timeline, limit: 1 << 20, deadline: .seconds(10)) }
+        await #expect(throws: FetchError.self) { try await stranger.fetch(feed.timeline, limit: 1 << 20, deadline: .seconds(10), failFast: true) }
         let trusting = try HTTPFetcher(trust: certificate)
         defer { trusting.shutdown() }
         let page = try await trusting.fetch(feed.timeline + "?limit=3", limit: 1 << 20, deadline: .seconds(10))
@@ -348,11 +349,11 @@ import Testing
         }
         defer { Task { await outdated.stop() } }
         var refusal: FetchError?
-        do { _ = try await trusting.fetch(outdated.timeline, limit: 1 << 20, deadline: .seconds(10)) } catch { refusal = error }
+        do { _ = try await trusting.fetch(outdated.timeline, limit: 1 << 20, deadline: .seconds(10), failFast: true) } catch { refusal = error }
         guard case .insecure(_, let reason)? = refusal else { Issue.record("TLS 1.1 was accepted: \(String(describing: refusal))"); return }
         #expect(reason.hasPrefix("the server speaks no TLS version this app accepts (1.2 or newer)"), "\(reason)")
         var untrusted: FetchError?
-        do { _ = try await stranger.fetch(feed.timeline, limit: 1 << 20, deadline: .seconds(10)) } catch { untrusted = error }
+        do { _ = try await stranger.fetch(feed.timeline, limit: 1 << 20, deadline: .seconds(10), failFast: true) } catch { untrusted = error }
         #expect(untrusted?.description.contains("its certificate is not trusted") == true && untrusted?.description.contains("--trust-certificate") == true,
                 "\(String(describing: untrusted))")
     }
