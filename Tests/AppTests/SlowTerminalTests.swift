@@ -70,7 +70,7 @@ import Testing
         options.graphics = graphics
         let simulation = try GridSimulation(options, capability: .direct)
         let clock = simulation.clock
-        simulation.backend.simulateLink(bytesPerSecond: 40_000) { clock.now }
+        simulation.backend.simulateLink(bytesPerSecond: 100_000) { clock.now }
         // Settled, then ten seconds more: the simulated network's delays outlast a settle.
         simulation.settle(limit: 20_000)
         simulation.frames(1200)
