@@ -27,6 +27,7 @@ itself and checks the screen against it:
    then answers 401) and forgets it.
 Times nothing: it polls until what it waits for is there (or 30 s pass).
 """
+import concurrent.futures
 import html
 import json
 import os
@@ -238,21 +239,32 @@ def judge(where, name, hidden, top, bad, whole):
     print(f"fediverse_e2e: {where}: {name}: {rows} rows of cells aligned, {len(hidden)} warned posts' words absent")
 
 
+def each_fixture(check):
+    """`check(index, path)` for every fixture, three at a time: each has its own server,
+    folders and tmux server or xterm window, and most of a check is waiting (for the first
+    screen, then a second for the thumbnails), 18 checks one after another took 36 s. A
+    failure in any (`fail` raises SystemExit in its thread) fails the test once all have ended."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=3) as pool:
+        list(pool.map(check, *zip(*enumerate(fixture_files()))))
+
+
 def fixtures(app):
-    for path in fixture_files():
+    def check(index, path):
         name = os.path.basename(path)
+        session = Tmux(f"fediverse-e2e-fixture-{index}", fail)
         with FixtureServer(path) as server, tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as scratch:
             hidden = hidden_words(server)
             command = f"env XDG_CACHE_HOME={scratch}/cache XDG_STATE_HOME={scratch}/state {app} --feed {server.timeline} --hud off; sleep 60"
-            tmux.start(command)
+            session.start(command)
             try:
-                text = tmux.wait_for(lambda t: "♥" in t and "posts ·" in t, f"{name}: no feed on screen")
+                text = session.wait_for(lambda t: "♥" in t and "posts ·" in t, f"{name}: no feed on screen")
                 time.sleep(1.0)  # the thumbnails that arrive redraw their cells
-                text = tmux.screen()
+                text = session.screen()
                 top = grid_part(text)
                 judge("tmux", name, hidden, top, misaligned_rows(top), text)
             finally:
-                tmux.stop(server.timeline)
+                session.stop(server.timeline)
+    each_fixture(check)
 
 
 def fixtures_in_xterm(app):
@@ -263,20 +275,22 @@ def fixtures_in_xterm(app):
         print(f"fediverse_e2e: xterm: skipped, missing {', '.join(missing)} (make deps-e2e)")
         return
     display, env = xvfb.start("1920x1080x24")
+
+    def check(index, path):
+        name = os.path.basename(path)
+        with FixtureServer(path) as server, tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as scratch:
+            hidden = hidden_words(server)
+            command = f"env XDG_CACHE_HOME={scratch}/cache XDG_STATE_HOME={scratch}/state {app} --feed {server.timeline} --hud off"
+            with XtermScreen(dict(env, HOME=scratch), scratch, command) as xterm:
+                xterm.wait_for(lambda rows: "♥" in text_of(rows) and "posts ·" in text_of(rows), f"{name}: no feed in xterm", fail)
+                time.sleep(1.0)  # the thumbnails that arrive redraw their cells
+                rows = xterm.cells()
+                if rows is None:
+                    fail(f"{name}: xterm wrote no screen dump")
+                top = rows[1:36]
+                judge("xterm", name, hidden, text_of(top), misaligned_cells(top), text_of(rows))
     try:
-        for path in fixture_files():
-            name = os.path.basename(path)
-            with FixtureServer(path) as server, tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as scratch:
-                hidden = hidden_words(server)
-                command = f"env XDG_CACHE_HOME={scratch}/cache XDG_STATE_HOME={scratch}/state {app} --feed {server.timeline} --hud off"
-                with XtermScreen(dict(env, HOME=scratch), scratch, command) as xterm:
-                    xterm.wait_for(lambda rows: "♥" in text_of(rows) and "posts ·" in text_of(rows), f"{name}: no feed in xterm", fail)
-                    time.sleep(1.0)  # the thumbnails that arrive redraw their cells
-                    rows = xterm.cells()
-                    if rows is None:
-                        fail(f"{name}: xterm wrote no screen dump")
-                    top = rows[1:36]
-                    judge("xterm", name, hidden, text_of(top), misaligned_cells(top), text_of(rows))
+        each_fixture(check)
     finally:
         display.terminate()
         display.wait(timeout=10)
