@@ -244,8 +244,9 @@ def each_fixture(check):
     folders and tmux server or xterm window, and most of a check is waiting (for the first
     screen, then a second for the thumbnails), 18 checks one after another took 36 s. A
     failure in any (`fail` raises SystemExit in its thread) fails the test once all have ended."""
+    files = fixture_files()
     with concurrent.futures.ThreadPoolExecutor(max_workers=3) as pool:
-        list(pool.map(check, *zip(*enumerate(fixture_files()))))
+        list(pool.map(check, range(len(files)), files))
 
 
 def fixtures(app):
