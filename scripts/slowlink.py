@@ -166,6 +166,23 @@ def frames_whole(stream):
         position = end
 
 
+def sixel_images(stream):
+    """(images, bytes): sixel strings (DCS … q … ST) in the stream, and their bytes: what a
+    terminal parses as pictures, each image at a fixed cost besides its bytes (D-077)."""
+    images = total = position = 0
+    while True:
+        begin = stream.find(b"\x1bP", position)
+        if begin < 0:
+            return images, total
+        end = stream.find(b"\x1b\\", begin)
+        if end < 0:
+            return images, total
+        if b"q" in stream[begin:min(end, begin + 16)]:
+            images += 1
+            total += end + 2 - begin
+        position = end + 2
+
+
 def fling(app, rate, seconds, seed):
     link = Link(app + ["--scenario", "fling", "--duration", str(seconds), "--seed", str(seed), "--report", "json"], rate)
     link.pump(seconds + 30)
@@ -173,6 +190,7 @@ def fling(app, rate, seconds, seed):
         link.pump(1)
     text = bytes(link.stream).decode("utf-8", "replace")
     frames, whole = frames_whole(bytes(link.stream))
+    images, image_bytes = sixel_images(bytes(link.stream))
     link.close()
     found = re.findall(r"\{\"refresh_rate_hz\".*\}", text)
     if not found:
@@ -181,7 +199,8 @@ def fling(app, rate, seconds, seed):
     keep = ["frames", "hitches", "hitches_by_kind", "hitch_ratio_ms_per_s", "hitch_time_by_kind_ms", "commit_ms", "terminal",
             "bytes_per_frame", "placeholder_cell_frames_pct"]
     result = {key: report.get(key) for key in keep}
-    result.update({"frames_received": frames, "frames_whole": whole, "exit_status": link.status})
+    result.update({"frames_received": frames, "frames_whole": whole, "exit_status": link.status,
+                   "sixel_images": images, "sixel_bytes": image_bytes})
     return result
 
 

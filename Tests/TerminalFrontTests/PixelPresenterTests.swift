@@ -129,8 +129,52 @@ extension PresenterTests {
             }
         }
 
+        /// D-079: while the content scrolls, a picture entering the screen shows its fallback
+        /// until all of it is on the screen, then goes as its one image; at rest, the rows
+        /// of a picture cut by the screen's edge go as strips.
+        @Test func whileScrollingAPictureWaitsToBeWholeAndGoesAsOneImage() throws {
+            let whole = Array("\u{1B}P0;1;0q\"1;1;40;60#0;2;0;0;0".utf8) + [UInt8](repeating: 126, count: 1500) + [0x1B, 0x5C]
+            let image = PixelImage(id: 11, columns: 4, strips: Self.image.strips, fallback: Self.image.fallback, reachesBelowItsRow: true, whole: whole)
+            try PresenterTests.withHeadlessPresenter(rows: Self.rows, columns: Self.columns) { presenter in
+                presenter.enablePixelImages()
+                presenter.updatePixelImages(defined: [image], forgotten: [])
+                func canvas(top: Int) -> Canvas {
+                    var canvas = Canvas(columns: Self.columns, rows: Self.rows)
+                    canvas.blit(PixelGrid(image: image), at: Point(x: 2, y: top), clip: Rect(x: 0, y: 0, width: Self.columns, height: Self.rows))
+                    return canvas
+                }
+                presenter.isScrolling = true
+                presenter.present(canvas(top: Self.rows - 2))
+                #expect(presenter.pixelStripsInLastFrame == 0 && presenter.hasDeferredPixels, "two rows in: the picture waits")
+                #expect(Self.glyph(x: 2, y: Self.rows - 2) == "F", "its rows show the fallback")
+                presenter.present(canvas(top: Self.rows - 3), scrolled: (0..<12, 1))
+                #expect(presenter.pixelStripsInLastFrame == 0 && presenter.hasDeferredPixels, "all in, but on the last line: it waits")
+                presenter.present(canvas(top: Self.rows - 4), scrolled: (0..<12, 1))
+                #expect(presenter.pixelStripsInLastFrame == 1 && presenter.bytesInLastFrame > 1500 && presenter.bytesInLastFrame < 2500,
+                        "whole on the screen: one image of 1,500 bytes, \(presenter.bytesInLastFrame)")
+                #expect(Self.glyph(x: 2, y: Self.rows - 2) != "F" && !presenter.hasDeferredPixels)
+                // Leaving by the top while scrolling: nothing is sent again (the terminal
+                // scrolls the pixels), and the rows still on screen keep them.
+                presenter.present(canvas(top: -1), scrolled: (0..<12, Self.rows - 3))
+                #expect(presenter.pixelStripsInLastFrame == 0 && !presenter.hasDeferredPixels)
+                // At rest, a picture cut by the screen's edge goes as strips: row 0 alone (row 1
+                // is on the last line, where its strip could reach below).
+                presenter.updatePixelImages(defined: [], forgotten: [11])
+                let again = PixelImage(id: 12, columns: 4, strips: Self.image.strips, fallback: Self.image.fallback, reachesBelowItsRow: true, whole: whole)
+                presenter.updatePixelImages(defined: [again], forgotten: [])
+                presenter.isScrolling = false
+                var rest = Canvas(columns: Self.columns, rows: Self.rows)
+                rest.blit(PixelGrid(image: again), at: Point(x: 2, y: Self.rows - 2), clip: Rect(x: 0, y: 0, width: Self.columns, height: Self.rows))
+                presenter.present(rest)
+                #expect(presenter.pixelStripsInLastFrame == 1 && presenter.bytesInLastFrame < 1500 && !presenter.hasDeferredPixels,
+                        "at rest: row 0's strip, \(presenter.bytesInLastFrame) bytes")
+            }
+        }
+
         /// A whole picture goes first in a frame when it costs at most four budgets; one that
-        /// costs more (a picture the size of the screen) goes as strips, the first always.
+        /// costs more (a picture the size of the screen) goes as strips, the first always, and
+        /// so it does while the content scrolls (D-079: waiting instead left a slow link's
+        /// fling in symbols for nothing).
         @Test func aWholePictureTooLargeForAFrameGoesAsStrips() throws {
             let whole = Array("\u{1B}P0;1;0q\"1;1;40;60#0;2;0;0;0".utf8) + [UInt8](repeating: 126, count: 1500) + [0x1B, 0x5C]
             let image = PixelImage(id: 10, columns: 4, strips: Self.image.strips, fallback: Self.image.fallback, reachesBelowItsRow: true, whole: whole)
@@ -148,6 +192,20 @@ extension PresenterTests {
                     #expect((Self.glyph(x: 2, y: 6) == "F") == !whole && Self.glyph(x: 2, y: 4) != "F",
                             "budget \(budget): the whole picture, or its first row and the fallback below")
                 }
+            }
+            try PresenterTests.withHeadlessPresenter(rows: Self.rows, columns: Self.columns) { presenter in
+                presenter.enablePixelImages()
+                presenter.updatePixelImages(defined: [image], forgotten: [])
+                presenter.pixelBytesPerFrame = 300
+                presenter.isScrolling = true
+                var canvas = Canvas(columns: Self.columns, rows: Self.rows)
+                canvas.blit(PixelGrid(image: image), at: Point(x: 2, y: 4), clip: Rect(x: 0, y: 0, width: Self.columns, height: Self.rows))
+                presenter.present(canvas)
+                #expect(presenter.pixelStripsInLastFrame == 1 && presenter.hasDeferredPixels && Self.glyph(x: 2, y: 4) != "F",
+                        "scrolling: its first row goes, the rest wait for budget")
+                presenter.present(canvas)
+                #expect(presenter.pixelStripsInLastFrame == 1 && Self.glyph(x: 2, y: 5) != "F", "then the next row")
+                #expect(presenter.pixelImagesSent.whole == 0 && presenter.pixelImagesSent.strips == 2)
             }
         }
 

@@ -142,6 +142,7 @@ public final class NcursesBackend: TerminalBackend, TerminalImageOutput, Termina
         statistics.drainMinimum = pacing.minimumRate
         statistics.drainSamples = pacing.sampleCount
         statistics.parseAnswers = parsePacing.answered
+        (statistics.wholePicturesSent, statistics.pixelStripsSent) = presenter.pixelImagesSent
         statistics.parseRequestsLost = parsePacing.lost
         (statistics.parseRoundTripMedian, statistics.parseRoundTripWorst) = (parsePacing.roundTripFigures?.median, parsePacing.roundTripFigures?.worst)
         return statistics
@@ -154,6 +155,10 @@ public final class NcursesBackend: TerminalBackend, TerminalImageOutput, Termina
         set { presenter.pixelBytesPerFrame = newValue }
     }
     public var hasDeferredPixels: Bool { presenter.hasDeferredPixels }
+    public var isScrolling: Bool {
+        get { presenter.isScrolling }
+        set { presenter.isScrolling = newValue }
+    }
     /// Images kept for pixel cells, and the image rows the last frame drew.
     public var pixelImageCount: Int { presenter.pixelImageCount }
     /// Image rows the last frame drew as pixels.

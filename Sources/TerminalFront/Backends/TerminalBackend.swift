@@ -73,6 +73,9 @@ public protocol TerminalImageOutput: AnyObject {
     var pixelBytesPerFrame: Int { get set }
     /// The last frame left image rows as symbols for want of budget (another frame is due).
     var hasDeferredPixels: Bool { get }
+    /// The content scrolls this frame (a fling, an animated page): a picture only partly on
+    /// the screen waits, as symbols, until it is whole there and goes as one image.
+    var isScrolling: Bool { get set }
 }
 
 /// The terminal as a consumer with a rate (D-039; a backend's ``TerminalBackend/outputFlow``).
@@ -137,6 +140,11 @@ extension TerminalBackend {
     }
     /// See ``TerminalImageOutput/hasDeferredPixels``.
     public var hasDeferredPixels: Bool { imageOutput.hasDeferredPixels }
+    /// See ``TerminalImageOutput/isScrolling``.
+    public var isScrolling: Bool {
+        get { imageOutput.isScrolling }
+        set { imageOutput.isScrolling = newValue }
+    }
 
     /// See ``TerminalOutputFlow/isOutputBehind``.
     public var isOutputBehind: Bool { outputFlow.isOutputBehind }
@@ -184,6 +192,9 @@ public struct OutputStatistics: Sendable, Equatable {
     /// The median and the worst time from handing a frame with pixels over to the
     /// terminal's answer (nil: none was timed).
     public var parseRoundTripMedian: Duration?, parseRoundTripWorst: Duration?
+    /// Pixel images sent (sixel, iTerm2): whole pictures, and strips of one row of cells.
+    /// A terminal pays for each image beside its bytes.
+    public var wholePicturesSent = 0, pixelStripsSent = 0
 
     /// Nothing measured yet.
     public init() {}

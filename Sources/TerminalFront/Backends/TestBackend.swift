@@ -167,6 +167,10 @@ public final class TestBackend: TerminalBackend, TerminalImageOutput, TerminalOu
         set { images.pixelBytesPerFrame = newValue }
     }
     public var hasDeferredPixels: Bool { false }
+    public var isScrolling: Bool {
+        get { images.isScrolling }
+        set { images.isScrolling = newValue }
+    }
     public func enablePixelImages() { images.pixelImagesEnabled = true }
     public func updatePixelImages(defined: [PixelImage], forgotten: [UInt32]) {
         for image in defined { images.pixelImages[image.id] = image }
@@ -310,5 +314,7 @@ extension TestBackend {
         var pixelImagesEnabled = false
         /// The pixel budget the app set for a frame.
         var pixelBytesPerFrame = Int.max
+        /// What the app last said of its content's motion.
+        var isScrolling = false
     }
 }

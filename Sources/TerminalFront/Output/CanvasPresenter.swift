@@ -102,6 +102,7 @@ public final class CanvasPresenter {
 
     struct FramePace {
         var pixelBytes = Int.max
+        var scrolling = false
         var asksForParseReceipt = false
         var receiptCost: Int?
         /// Graphics bytes handed over (``sendGraphics(_:)``) since the last request: part of
@@ -129,6 +130,12 @@ public final class CanvasPresenter {
         get { pace.pixelBytes }
         set { pace.pixelBytes = newValue }
     }
+    /// The content scrolls (set each frame by the app): a picture only partly on the screen
+    /// shows its fallback until all of it is, then goes as one image (D-079).
+    public var isScrolling: Bool {
+        get { pace.scrolling }
+        set { pace.scrolling = newValue }
+    }
     /// The last frame left image rows as symbols for want of budget: another frame will
     /// draw them.
     public var hasDeferredPixels: Bool { pixels?.deferredInLastFrame ?? false }
@@ -137,6 +144,8 @@ public final class CanvasPresenter {
     public var pixelImageCount: Int { pixels?.images.count ?? 0 }
     /// Image rows drawn as pixels by the last frame.
     public var pixelStripsInLastFrame: Int { pixels?.stripsInLastFrame ?? 0 }
+    /// Images all frames drew: whole pictures, and strips (an image a row of cells).
+    public var pixelImagesSent: (whole: Int, strips: Int) { pixels?.sent ?? (0, 0) }
 
     /// Writes the changed cells and updates the screen.
     /// - Complexity: O(cells) to compare; ncurses calls only for changed cells.
@@ -192,7 +201,7 @@ public final class CanvasPresenter {
                 }
                 written += 1
             }
-            pixels?.plan(canvas, budget: pace.pixelBytes) { x, y, cell, concealed in
+            pixels?.plan(canvas, budget: pace.pixelBytes, scrolling: pace.scrolling) { x, y, cell, concealed in
                 if concealed {
                     Curses.putConcealed(PixelImagePainter.marker(for: cell), x: x, y: y)
                 } else {

@@ -35,6 +35,8 @@ struct PixelImagePainter {
     private(set) var plannedCost = 0
     /// Images the last frame drew: strips, and whole pictures (each counts once).
     private(set) var stripsInLastFrame = 0
+    /// Images drawn by all frames so far: whole pictures, and strips (a row each).
+    private(set) var sent = (whole: 0, strips: 0)
     /// The last frame left image rows as their fallback for want of budget (not because
     /// they cannot be drawn): another frame is needed to draw them.
     private(set) var deferredInLastFrame = false
@@ -100,9 +102,13 @@ struct PixelImagePainter {
     /// bytes for ``takeStrips()``. Where the canvas has a ``Canvas/focus``, the rows nearest
     /// it get the budget first (the selected post's picture before the screen's corners);
     /// without one, from the top.
-    mutating func plan(_ canvas: Canvas, budget: Int, put: (_ x: Int, _ y: Int, _ cell: Cell, _ concealed: Bool) -> Void) {
+    ///
+    /// While `scrolling`, a picture with a whole image that is only partly on the screen
+    /// waits, as its fallback, until all of it is and goes as one image (D-079): entering
+    /// row by row, it went as a strip a row, and a terminal pays for each image it parses.
+    mutating func plan(_ canvas: Canvas, budget: Int, scrolling: Bool = false, put: (_ x: Int, _ y: Int, _ cell: Cell, _ concealed: Bool) -> Void) {
         if anyLingers { deleteStalePlacements(canvas) }
-        let drawn = decideStrips(canvas, budget: budget)
+        let drawn = decideStrips(canvas, budget: budget, scrolling: scrolling)
         // Changed cells come row by row, left to right: the cells of one image row follow
         // each other, in the order `decideStrips` met them.
         var index = -1
@@ -136,7 +142,7 @@ struct PixelImagePainter {
     /// first (by line, then by column), or from the top when it has none. A picture all of
     /// whose rows changed, each whole on the screen, goes as one image (``PixelImage/whole``)
     /// or not at all: a terminal pays for every image it parses (D-077).
-    private mutating func decideStrips(_ canvas: Canvas, budget: Int) -> [Bool] {
+    private mutating func decideStrips(_ canvas: Canvas, budget: Int, scrolling: Bool) -> [Bool] {
         var places: [(place: StripPlace, image: PixelImage?)] = []
         for (x, y) in changed {
             guard let (id, row, column) = PixelCell.decode(canvas[x, y]) else { continue }
@@ -172,6 +178,7 @@ struct PixelImagePainter {
                     plannedCost += cost
                     send(whole, row: place.y, column: place.left)
                     stripsInLastFrame += 1
+                    sent.whole += 1
                     for member in unit { drawn[member] = true }
                     continue
                 }
@@ -179,6 +186,10 @@ struct PixelImagePainter {
                     deferredInLastFrame = true
                     continue
                 }
+            }
+            if scrolling, unit.count == 1, Self.waitsToBeWhole(image, top: place.y - place.row, left: place.left, in: canvas) {
+                deferredInLastFrame = true
+                continue
             }
             for member in unit {
                 let row = places[member].place
@@ -220,6 +231,16 @@ struct PixelImagePainter {
             }
         }
         return units
+    }
+
+    /// A row of `image` (its top line `top`, left cell `left`) that waits while the content
+    /// scrolls: the picture goes as one image, and not all of it is on the screen yet (a
+    /// row off it, covered, or on the last line where the image could reach below).
+    /// Pictures of one row, and those that linger (kitty: placed once, never per row), never wait.
+    private static func waitsToBeWhole(_ image: PixelImage, top: Int, left: Int, in canvas: Canvas) -> Bool {
+        guard image.whole != nil, !image.lingers, image.rows > 1 else { return false }
+        if image.reachesBelowItsRow && top + image.rows >= canvas.rows { return true }
+        return !(0..<image.rows).allSatisfy { rowIsWhole(image, row: $0, left: left, y: top + $0, in: canvas) }
     }
 
     /// Before the frame's rows are planned: deletes every lingering placement whose cells
@@ -270,6 +291,7 @@ struct PixelImagePainter {
         guard fits(strip.count + image.costPerImage, budget: budget) else { return false }
         send(strip, row: y, column: left)
         stripsInLastFrame += 1
+        sent.strips += 1
         return true
     }
 

@@ -124,6 +124,7 @@ struct GridReport {
                 + "\"drain_bytes_per_s\":{\"p50\":\(output.drainMedian.map { number($0, 0) } ?? "null"),\"min\":\(output.drainMinimum.map { number($0, 0) } ?? "null"),\"samples\":\(output.drainSamples)},"
                 + "\"pending_bytes_max\":\(output.pendingBytesMax),"
                 + "\"parse_round_trip_ms\":{\"p50\":\(output.parseRoundTripMedian.map { number($0.milliseconds) } ?? "null"),\"max\":\(output.parseRoundTripWorst.map { number($0.milliseconds) } ?? "null"),\"answered\":\(output.parseAnswers),\"lost\":\(output.parseRequestsLost)},"
+                + "\"pixel_images\":{\"whole\":\(output.wholePicturesSent),\"strips\":\(output.pixelStripsSent)},"
                 + "\"color_pairs\":{\"rounds\":\(output.colorPairRounds),\"recycled\":\(output.recycledColorPairs),\"approximated_cells\":\(output.approximatedCells)}}"),
             ("hitch_time_ms", number(hitch.totalHitchTime.milliseconds)),
             ("hitch_ratio_ms_per_s", number(hitch.hitchRatio)),

@@ -228,6 +228,7 @@ final class GridLoop: TerminalFrameDelegate {
         view.handImages(to: terminal)
         let moved = view.topRow - topBefore
         terminal.pixelBytesPerFrame = terminal.optionalBytesPerFrame(hertz: frame.refreshRate.hertz, ceiling: graphics.pixelBytesPerSecond)
+        terminal.isScrolling = view.isMoving
         terminal.present(canvas, scrolled: moved == 0 ? nil : (view.viewportRows, moved))
         noteFrame(at: time, scrolledRows: abs(moved))
         if measure.stats.frames == 2, let signal = TerminalSession.requestedCrash { TerminalSession.crash(with: signal) }
