@@ -30,15 +30,16 @@ import xvfb
 # Runs keep their likes and place apart from the person's, and start fresh (issue 26).
 os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="destinations-state-")
 
-def terminal_command(terminal, args):
-    """The command line that runs `args` in a 160x48 window of `terminal`."""
+def terminal_command(terminal, args, resources=()):
+    """The command line that runs `args` in a 160x48 window of `terminal` (xterm with the X
+    resources `resources`, each "name: value", e.g. "*multiScroll: true")."""
     if terminal == "kitty":
         return ["kitty", "--config", "NONE", "-o", "initial_window_width=160c", "-o", "initial_window_height=48c",
                 "-o", "placement_strategy=top-left", "-o", "window_padding_width=0"] + args
-    return ["xterm", "-ti", "vt340", "-geometry", "160x48+0+0", "-e"] + args
+    return ["xterm", "-ti", "vt340", "-geometry", "160x48+0+0"] + [arg for r in resources for arg in ("-xrm", r)] + ["-e"] + args
 
 
-def run_one(env, binary, graphics, rate, seed, seconds, stress, home, scenario, terminal="xterm", extra=()):
+def run_one(env, binary, graphics, rate, seed, seconds, stress, home, scenario, terminal="xterm", extra=(), resources=()):
     report = os.path.join(home, f"report-{graphics}-{rate}-{seed}.json")
     args = [binary, "--scenario", scenario, "--duration", str(seconds), "--refresh-rate", str(rate), "--graphics", graphics,
             "--seed", str(seed), "--report", "json", "--report-file", report]
@@ -49,7 +50,7 @@ def run_one(env, binary, graphics, rate, seed, seconds, stress, home, scenario, 
     child_env.pop("COLORTERM", None)
     if terminal == "kitty":
         child_env.update(COLORTERM="truecolor", LIBGL_ALWAYS_SOFTWARE="1")
-    xterm = subprocess.Popen(terminal_command(terminal, args), env=child_env,
+    xterm = subprocess.Popen(terminal_command(terminal, args, resources), env=child_env,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         xterm.wait(timeout=seconds + 60)
@@ -97,6 +98,7 @@ def main():
     parser.add_argument("--terminal", choices=["xterm", "kitty"], default="xterm")
     parser.add_argument("--scenario", default="fling", help="fling (hitches), or pages (a rest after each page: settle_ms)")
     parser.add_argument("--app-args", default="", help="more arguments for the app, one string (e.g. \"--output-writer thread\")")
+    parser.add_argument("--xrm", action="append", default=[], help="an X resource for xterm, e.g. \"*multiScroll: true\" (repeatable)")
     options = parser.parse_args()
     xvfb.require(["Xvfb", options.terminal], "xterm_bench", "make deps-e2e")
     binary = os.path.abspath(options.binary)
@@ -107,12 +109,12 @@ def main():
             for rate in options.rates:
                 runs = []
                 for seed in range(1, options.seeds + 1):
-                    result = run_one(env, binary, graphics, rate, seed, options.seconds, options.stress, home, options.scenario, options.terminal, options.app_args.split())
+                    result = run_one(env, binary, graphics, rate, seed, options.seconds, options.stress, home, options.scenario, options.terminal, options.app_args.split(), options.xrm)
                     print(json.dumps(result), flush=True)
                     if "error" not in result:
                         runs.append(result)
                 figures = {key: summary(runs, key) for key in ["hitch_ratio", "commit_hitches", "commit_from_waiting", "terminal_hitches", "coalesced", "p99", "max", "drain_p50", "parse_p50", "parse_max", "placeholders", "bytes_per_frame", "whole_images", "strip_images", "settle_p50", "settle_max"]}
-                print(json.dumps({"summary": f"{options.terminal} {options.scenario} {graphics} {rate} Hz{' stress ' + str(options.stress) if options.stress else ''}", "runs": len(runs), **figures}), flush=True)
+                print(json.dumps({"summary": f"{options.terminal} {options.scenario} {graphics} {rate} Hz{' stress ' + str(options.stress) if options.stress else ''}{' ' + ' '.join(options.xrm) if options.xrm else ''}", "runs": len(runs), **figures}), flush=True)
     finally:
         server.terminate()
         shutil.rmtree(home, ignore_errors=True)
