@@ -102,13 +102,24 @@ def main():
             if tracer:
                 tracer.terminate()
                 tracer.wait()
-            lines = open(log).read().split("\n") if os.path.exists(log) else []
+            lines = []
+            if os.path.exists(log):
+                with open(log) as file:
+                    lines = file.read().split("\n")
             requests = times_of(stream(lines, "read"), b"\x1b[c")
             answers = times_of(stream(lines, "write"), b"\x1b[?6")  # DA1 answers; the rest xterm writes (probe replies) differ
-            own = sorted((answer - request) * 1000 for request, answer in zip(requests, answers))
+            own, next_answer = [], 0
+            for request in requests:  # each request with the first answer written at or after it
+                while next_answer < len(answers) and answers[next_answer] < request:
+                    next_answer += 1
+                if next_answer < len(answers):
+                    own.append((answers[next_answer] - request) * 1000)
+                    next_answer += 1
+            own.sort()
             print(json.dumps({
                 "seed": seed, "hitch_ratio": result.get("hitch_ratio"), "terminal_hitches": result.get("terminal_hitches"),
                 "app_parse_ms": {"p50": result.get("parse_p50"), "max": result.get("parse_max")},
+                "requests_read": len(requests), "answers_written": len(answers),
                 "xterm_own_ms": {"answers": len(own), "p50": round(quantile(own, 0.5), 2), "p99": round(quantile(own, 0.99), 2),
                                  "max": round(own[-1], 2)} if own else None,
             }), flush=True)

@@ -153,6 +153,7 @@ extension PresenterTests {
                 #expect(presenter.pixelStripsInLastFrame == 1 && presenter.bytesInLastFrame > 1500 && presenter.bytesInLastFrame < 2500,
                         "whole on the screen: one image of 1,500 bytes, \(presenter.bytesInLastFrame)")
                 #expect(Self.glyph(x: 2, y: Self.rows - 2) != "F" && !presenter.hasDeferredPixels)
+                #expect(presenter.pixelImagesSent.whole == 1 && presenter.pixelImagesSent.strips == 0)
                 // Leaving by the top while scrolling: nothing is sent again (the terminal
                 // scrolls the pixels), and the rows still on screen keep them.
                 presenter.present(canvas(top: -1), scrolled: (0..<12, Self.rows - 3))
@@ -206,6 +207,12 @@ extension PresenterTests {
                 presenter.present(canvas)
                 #expect(presenter.pixelStripsInLastFrame == 1 && Self.glyph(x: 2, y: 5) != "F", "then the next row")
                 #expect(presenter.pixelImagesSent.whole == 0 && presenter.pixelImagesSent.strips == 2)
+                // Entering the screen while scrolling, it does not wait to be whole: it could not
+                // go whole anyway. Row 0 goes (row 1 is on the last line).
+                var entering = Canvas(columns: Self.columns, rows: Self.rows)
+                entering.blit(PixelGrid(image: image), at: Point(x: 2, y: Self.rows - 2), clip: Rect(x: 0, y: 0, width: Self.columns, height: Self.rows))
+                presenter.present(entering)
+                #expect(presenter.pixelStripsInLastFrame == 1 && Self.glyph(x: 2, y: Self.rows - 2) != "F", "no wait for what cannot go whole")
             }
         }
 

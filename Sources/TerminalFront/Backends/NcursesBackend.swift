@@ -79,7 +79,7 @@ public final class NcursesBackend: TerminalBackend, TerminalImageOutput, Termina
         parsePacing.check(at: time)
         writer.pump()
         let behind = writer.isBehind
-        pacing.observe(at: time, bytesTaken: writer.bytesTaken, behind: behind, ceiling: optionalCeiling, moreToSend: presenter.hasDeferredPixels)
+        pacing.observe(at: time, bytesTaken: writer.bytesTaken, behind: behind, ceiling: optionalCeiling, moreToSend: presenter.hasPixelsHeldForBudget)
         return behind
     }
 

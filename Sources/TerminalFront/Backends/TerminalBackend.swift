@@ -71,7 +71,8 @@ public protocol TerminalImageOutput: AnyObject {
     func updatePixelImages(defined: [PixelImage], forgotten: [UInt32])
     /// Pixel bytes a frame may send; image rows past it show symbols until a later frame.
     var pixelBytesPerFrame: Int { get set }
-    /// The last frame left image rows as symbols for want of budget (another frame is due).
+    /// The last frame left image rows as symbols, for want of budget or waiting while the
+    /// content scrolls (another frame is due).
     var hasDeferredPixels: Bool { get }
     /// The content scrolls this frame (a fling, an animated page): a picture only partly on
     /// the screen waits, as symbols, until it is whole there and goes as one image.

@@ -136,9 +136,12 @@ public final class CanvasPresenter {
         get { pace.scrolling }
         set { pace.scrolling = newValue }
     }
-    /// The last frame left image rows as symbols for want of budget: another frame will
-    /// draw them.
-    public var hasDeferredPixels: Bool { pixels?.deferredInLastFrame ?? false }
+    /// The last frame left image rows as symbols, for want of budget or waiting while the
+    /// content scrolls (D-079): another frame will draw them.
+    public var hasDeferredPixels: Bool { pixels.map { $0.heldBack.forBudget || $0.heldBack.whileScrolling } ?? false }
+    /// The last frame left image rows as symbols for want of budget alone: the terminal
+    /// could have been sent more (what ``OutputPacing`` grows its estimate on).
+    public var hasPixelsHeldForBudget: Bool { pixels?.deferredInLastFrame ?? false }
 
     /// Images kept for pixel cells (bounded by the image cache's limit).
     public var pixelImageCount: Int { pixels?.images.count ?? 0 }
@@ -258,10 +261,13 @@ public final class CanvasPresenter {
     /// at the end of a run over a slow link a full paint would hold `q` — so the next frame,
     /// if any, repaints everything.
     public func measureFullPaint(_ canvas: Canvas) -> Int {
-        let total = counts.bytesWritten
+        let total = counts.bytesWritten, sent = pixels?.sent, scrolling = pace.scrolling
         diff.invalidate()
         Curses.repaintAllAtNextUpdate()
+        pace.scrolling = false  // the yardstick is a whole screen at rest
         present(canvas, scrolled: nil, evenIfBehind: true, sending: false)
+        pace.scrolling = scrolling
+        if let sent { pixels?.sent = sent }  // nothing was sent
         counts.bytesWritten = total
         diff.invalidate()
         Curses.repaintAllAtNextUpdate()

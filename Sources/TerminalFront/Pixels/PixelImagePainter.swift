@@ -36,10 +36,14 @@ struct PixelImagePainter {
     /// Images the last frame drew: strips, and whole pictures (each counts once).
     private(set) var stripsInLastFrame = 0
     /// Images drawn by all frames so far: whole pictures, and strips (a row each).
-    private(set) var sent = (whole: 0, strips: 0)
-    /// The last frame left image rows as their fallback for want of budget (not because
-    /// they cannot be drawn): another frame is needed to draw them.
-    private(set) var deferredInLastFrame = false
+    var sent = (whole: 0, strips: 0)
+    /// Why the last frame left image rows as their fallback (not because they cannot be
+    /// drawn): for want of budget, or waiting while the content scrolls for their picture
+    /// to be whole on the screen (D-079). Either way another frame is needed; only the first
+    /// says the terminal could have taken more.
+    private(set) var heldBack = (forBudget: false, whileScrolling: false)
+    /// The last frame left image rows as their fallback for want of budget.
+    var deferredInLastFrame: Bool { heldBack.forBudget }
     /// Where lingering strips are on screen, and the deletions this frame sends first.
     private(set) var lingering = LingeringPlacements()
     /// Lingering image rows decided this frame, by their left cell: drawn, or not.
@@ -85,7 +89,7 @@ struct PixelImagePainter {
         placeAgain.removeAll(keepingCapacity: true)
         lingering.beginFrame()
         stripsInLastFrame = 0
-        deferredInLastFrame = false
+        heldBack = (false, false)
     }
 
     mutating func noteChanged(x: Int, y: Int) { changed.append((x, y)) }
@@ -183,12 +187,12 @@ struct PixelImagePainter {
                     continue
                 }
                 if atOnce {
-                    deferredInLastFrame = true
+                    heldBack.forBudget = true
                     continue
                 }
             }
-            if scrolling, unit.count == 1, Self.waitsToBeWhole(image, top: place.y - place.row, left: place.left, in: canvas) {
-                deferredInLastFrame = true
+            if scrolling, unit.count == 1, Self.waitsToBeWhole(image, top: place.y - place.row, left: place.left, in: canvas, budget: budget) {
+                heldBack.whileScrolling = true
                 continue
             }
             for member in unit {
@@ -236,9 +240,13 @@ struct PixelImagePainter {
     /// A row of `image` (its top line `top`, left cell `left`) that waits while the content
     /// scrolls: the picture goes as one image, and not all of it is on the screen yet (a
     /// row off it, covered, or on the last line where the image could reach below).
-    /// Pictures of one row, and those that linger (kitty: placed once, never per row), never wait.
-    private static func waitsToBeWhole(_ image: PixelImage, top: Int, left: Int, in canvas: Canvas) -> Bool {
-        guard image.whole != nil, !image.lingers, image.rows > 1 else { return false }
+    /// Pictures of one row, those that linger (kitty: placed once, never per row), and those
+    /// that could not go whole anyway (taller than the screen, or costing more than
+    /// ``firstWholeOvershoot`` budgets: they go as strips) never wait.
+    private static func waitsToBeWhole(_ image: PixelImage, top: Int, left: Int, in canvas: Canvas, budget: Int) -> Bool {
+        guard let whole = image.whole, !image.lingers, image.rows > 1,
+              image.rows + (image.reachesBelowItsRow ? 1 : 0) <= canvas.rows,
+              (whole.count + image.costPerImage) / firstWholeOvershoot <= budget else { return false }
         if image.reachesBelowItsRow && top + image.rows >= canvas.rows { return true }
         return !(0..<image.rows).allSatisfy { rowIsWhole(image, row: $0, left: left, y: top + $0, in: canvas) }
     }
@@ -306,7 +314,7 @@ struct PixelImagePainter {
     /// the frame has deferred pixels.
     private mutating func fits(_ cost: Int, budget: Int) -> Bool {
         guard budget > 0 && (output.isEmpty || plannedCost + cost <= budget) else {
-            deferredInLastFrame = true
+            heldBack.forBudget = true
             return false
         }
         plannedCost += cost
