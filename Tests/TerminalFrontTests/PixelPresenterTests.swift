@@ -32,6 +32,16 @@ extension PresenterTests {
             func cell(column: Int, row: Int) -> Cell { PixelCell.cell(image: image.id, row: row, column: column) }
         }
 
+        /// The bytes of a whole picture: 1,500 bytes of sixel, one image.
+        static let wholeBytes = Array("\u{1B}P0;1;0q\"1;1;40;60#0;2;0;0;0".utf8) + [UInt8](repeating: 126, count: 1500) + [0x1B, 0x5C]
+
+        /// A canvas showing `image` alone, its left cell at column 2 and its top at `top`.
+        static func canvas(showing image: PixelImage, top: Int) -> Canvas {
+            var canvas = Canvas(columns: columns, rows: rows)
+            canvas.blit(PixelGrid(image: image), at: Point(x: 2, y: top), clip: Rect(x: 0, y: 0, width: columns, height: rows))
+            return canvas
+        }
+
         static func glyph(x: Int, y: Int) -> Character {
             Unicode.Scalar(UInt32(cnc_glyph_at(cnc_stdscr(), Int32(y), Int32(x)))).map(Character.init) ?? "?"
         }
@@ -102,16 +112,12 @@ extension PresenterTests {
         /// D-077: a picture whose every row changes in a frame goes as its one whole image
         /// (a terminal pays per image); a row exposed alone goes as its strip.
         @Test func aPictureShownAllAtOnceIsOneImage() throws {
-            let whole = Array("\u{1B}P0;1;0q\"1;1;40;60#0;2;0;0;0".utf8) + [UInt8](repeating: 126, count: 1500) + [0x1B, 0x5C]
+            let whole = Self.wholeBytes
             let image = PixelImage(id: 8, columns: 4, strips: Self.image.strips, fallback: Self.image.fallback, reachesBelowItsRow: true, whole: whole)
             try PresenterTests.withHeadlessPresenter(rows: Self.rows, columns: Self.columns) { presenter in
                 presenter.enablePixelImages()
                 presenter.updatePixelImages(defined: [image], forgotten: [])
-                func canvas(top: Int) -> Canvas {
-                    var canvas = Canvas(columns: Self.columns, rows: Self.rows)
-                    canvas.blit(PixelGrid(image: image), at: Point(x: 2, y: top), clip: Rect(x: 0, y: 0, width: Self.columns, height: Self.rows))
-                    return canvas
-                }
+                func canvas(top: Int) -> Canvas { Self.canvas(showing: image, top: top) }
                 presenter.present(canvas(top: 4))
                 #expect(presenter.pixelStripsInLastFrame == 1 && presenter.bytesInLastFrame > 1500 && presenter.bytesInLastFrame < 2500,
                         "one image of 1,500 bytes, not three strips of 1,000: \(presenter.bytesInLastFrame)")
@@ -133,16 +139,12 @@ extension PresenterTests {
         /// until all of it is on the screen, then goes as its one image; at rest, the rows
         /// of a picture cut by the screen's edge go as strips.
         @Test func whileScrollingAPictureWaitsToBeWholeAndGoesAsOneImage() throws {
-            let whole = Array("\u{1B}P0;1;0q\"1;1;40;60#0;2;0;0;0".utf8) + [UInt8](repeating: 126, count: 1500) + [0x1B, 0x5C]
+            let whole = Self.wholeBytes
             let image = PixelImage(id: 11, columns: 4, strips: Self.image.strips, fallback: Self.image.fallback, reachesBelowItsRow: true, whole: whole)
             try PresenterTests.withHeadlessPresenter(rows: Self.rows, columns: Self.columns) { presenter in
                 presenter.enablePixelImages()
                 presenter.updatePixelImages(defined: [image], forgotten: [])
-                func canvas(top: Int) -> Canvas {
-                    var canvas = Canvas(columns: Self.columns, rows: Self.rows)
-                    canvas.blit(PixelGrid(image: image), at: Point(x: 2, y: top), clip: Rect(x: 0, y: 0, width: Self.columns, height: Self.rows))
-                    return canvas
-                }
+                func canvas(top: Int) -> Canvas { Self.canvas(showing: image, top: top) }
                 presenter.isScrolling = true
                 presenter.present(canvas(top: Self.rows - 2))
                 #expect(presenter.pixelStripsInLastFrame == 0 && presenter.hasDeferredPixels, "two rows in: the picture waits")
@@ -177,7 +179,7 @@ extension PresenterTests {
         /// so it does while the content scrolls (D-079: waiting instead left a slow link's
         /// fling in symbols for nothing).
         @Test func aWholePictureTooLargeForAFrameGoesAsStrips() throws {
-            let whole = Array("\u{1B}P0;1;0q\"1;1;40;60#0;2;0;0;0".utf8) + [UInt8](repeating: 126, count: 1500) + [0x1B, 0x5C]
+            let whole = Self.wholeBytes
             let image = PixelImage(id: 10, columns: 4, strips: Self.image.strips, fallback: Self.image.fallback, reachesBelowItsRow: true, whole: whole)
             for (budget, whole) in [(400, true), (300, false)] {
                 try PresenterTests.withHeadlessPresenter(rows: Self.rows, columns: Self.columns) { presenter in
