@@ -8,10 +8,10 @@ report read back.
 For each graphics mode, refresh rate and seed, starts xterm (160x48, VT340: sixel) or kitty
 (160x48 cells, software OpenGL, 24-bit colour) running
 `destinations --scenario fling --duration S --report json --report-file F` (or `--scenario
-pages`, whose rests after each page give `settle_ms`: motion stopped → every visible
-thumbnail whole on the screen) and waits for it
-to end; xterm is the terminal in the loop (it reads, parses and draws every byte; under Xvfb
-with no GPU, slowly), so terminal hitches and coalesced frames are real. Prints one JSON line
+browse` or `skim`, whose rests after each page or fling give `settle_ms`: the screen stopped
+moving → every visible thumbnail whole on the screen) and waits for it to end; xterm is the
+terminal in the loop (it reads, parses and draws every byte; under Xvfb with no GPU,
+slowly), so terminal hitches and coalesced frames are real. Prints one JSON line
 per run, then the median and the worst of each figure per configuration. Timings are
 reported, never asserted (BENCHMARKS.md records them with the machine).
 """
@@ -96,7 +96,7 @@ def main():
     parser.add_argument("--seconds", type=float, default=6)
     parser.add_argument("--stress", type=int, default=0)
     parser.add_argument("--terminal", choices=["xterm", "kitty"], default="xterm")
-    parser.add_argument("--scenario", default="fling", help="fling (hitches), or pages (a rest after each page: settle_ms)")
+    parser.add_argument("--scenario", default="fling", help="fling (hitches), or browse / skim (a rest after each page / fling: settle_ms)")
     parser.add_argument("--app-args", default="", help="more arguments for the app, one string (e.g. \"--output-writer thread\")")
     parser.add_argument("--xrm", action="append", default=[], help="an X resource for xterm, e.g. \"*multiScroll: true\" (repeatable)")
     options = parser.parse_args()

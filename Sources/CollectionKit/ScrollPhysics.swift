@@ -28,6 +28,14 @@ public struct ScrollPhysics: Sendable {
     public var maximumOffset: Double { Double(max(0, contentHeight - viewportHeight)) }
     /// A step animation or a fling is under way (the next frame will move).
     public var isMoving: Bool { animation != nil || velocity != 0 }
+    /// Where the motion under way comes to rest: a step's target, or where a fling's speed
+    /// falls to ``restingSpeed``; the offset itself at rest.
+    public var restingOffset: Double {
+        if let animation { return animation.to }
+        guard velocity != 0 else { return offset }
+        let slowest = velocity > 0 ? Self.restingSpeed : -Self.restingSpeed
+        return min(max(offset + Self.flingDistance(speed: velocity - slowest), 0), maximumOffset)
+    }
     /// +1 scrolling down, -1 up, 0 at rest: orients the prefetch ranges.
     public var direction: Int {
         if let animation { return animation.to > animation.from ? 1 : (animation.to < animation.from ? -1 : 0) }
@@ -77,7 +85,8 @@ public struct ScrollPhysics: Sendable {
         defer { lastTime = time }
         if let current = animation {
             let elapsed = (time - current.start) / Self.stepDuration
-            if elapsed >= 1 {
+            if elapsed >= 1 || Int(current.to) == Int(offset) {
+                // Done, or the rest of the ease-out stays within the row already shown.
                 offset = current.to
                 animation = nil
             } else {
@@ -100,6 +109,11 @@ public struct ScrollPhysics: Sendable {
             velocity = 0
         }
         if abs(velocity) < Self.restingSpeed { velocity = 0 }
+        // The last second or so of a fling moves less than a row: the screen, which shows
+        // whole rows, no longer changes. End the motion there (the offset keeps its
+        // fraction), so that frames, pictures held while scrolling and the settle clock
+        // stop with the screen rather than up to 0.7 s later.
+        if velocity != 0 && Int(restingOffset) == Int(offset) { velocity = 0 }
     }
 
     /// Where a fling at `speed` comes to rest, before clamping: v₀ / (1000 · −ln d).

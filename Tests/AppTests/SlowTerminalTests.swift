@@ -104,6 +104,32 @@ import Testing
         #expect(settle.max < 2000)
     }
 
+    /// The skim scenario: a fling, then reading where it stopped. Each fling's motion ends
+    /// on the frame that shows its last row (the sub-row tail is not motion a person sees),
+    /// so the rest, and the settle clock, start when the screen stops; every rest settles.
+    @Test func eachFlingRestsWhenTheScreenStopsAndSettles() throws {
+        let simulation = try GridSimulation(GridSimulation.options(.skim, seconds: 16))
+        let clock = simulation.clock
+        simulation.backend.simulateLink(bytesPerSecond: 20_000_000) { clock.now }
+        var row = simulation.app.view.topRow, lastRowChange = 0, frame = 0, rests = 0
+        var wasMoving = false
+        while !simulation.app.isDone {
+            simulation.frames(1)
+            frame += 1
+            let view = simulation.app.view
+            if view.topRow != row { (row, lastRowChange) = (view.topRow, frame) }
+            if wasMoving && !view.isMoving {
+                rests += 1
+                #expect(lastRowChange == frame, "rest \(rests) began \(frame - lastRowChange) frames after the screen stopped")
+            }
+            wasMoving = view.isMoving
+        }
+        let report = simulation.app.makeReport()
+        let settle = try #require(report.settle, "no rest settled (interrupted: \(report.interruptedRests))")
+        #expect(rests >= 2 && settle.keys == rests, "flings every 4.7–5.7 s over 16 s: \(rests) rests, \(settle.keys) settled")
+        #expect(report.interruptedRests == 0, "waiting on \(report.interruptedRestsWaiting)")
+    }
+
     @Test func keysAreReadEveryTickWhileTheTerminalIsBehind() throws {
         let simulation = try GridSimulation(GridSimulation.options(nil, seconds: 60))
         let clock = simulation.clock

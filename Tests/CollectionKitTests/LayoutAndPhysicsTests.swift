@@ -101,6 +101,44 @@ extension GridLayout {
         #expect(abs(p.offset - ScrollPhysics.flingDistance(speed: 600)) < 1.0)
     }
 
+    /// A fling ends on the frame the screen shows its last row, not when the speed falls to
+    /// one row a second: its last 0 to 0.55 s move the offset within that row, which the
+    /// screen (whole rows) never shows. The row it rests on is the one exact
+    /// integration would have reached.
+    @Test func aFlingEndsWhenTheScreenCanMoveNoFurther() {
+        var p = physics(content: 100_000)
+        p.fling(speed: 400, at: .zero)
+        var ms = 0, lastRowChange = 0, row = 0
+        while p.isMoving {
+            ms += 8
+            p.advance(to: .milliseconds(ms))
+            if Int(p.offset) != row { (row, lastRowChange) = (Int(p.offset), ms) }
+        }
+        #expect(ms == lastRowChange, "the motion ended on the frame that showed its last row")
+        let fullRest = ScrollPhysics.flingDistance(speed: 400) - ScrollPhysics.flingDistance(speed: ScrollPhysics.restingSpeed)
+        #expect(row == Int(fullRest), "rests on row \(row), the whole fling reaches \(fullRest)")
+        // Without the rule it moved on until the speed fell to a row a second (2,992 ms):
+        // here that is 232 ms later, and up to 0.55 s where the last row is crossed sooner.
+        let untilOneRowASecond = log(400) / -log(ScrollPhysics.decelerationPerMillisecond)
+        #expect(Double(ms) < untilOneRowASecond - 200, "ended at \(ms) ms")
+        #expect(p.restingOffset == p.offset)
+    }
+
+    /// Upward, the ease-out's last fraction of a row is not shown either; downward, the
+    /// target row is reached only at the end, so the step takes its whole duration.
+    @Test func aStepEndsWhenItsTargetRowIsShown() {
+        var p = physics()
+        p.jump(to: 16)
+        p.step(by: -8, at: .zero)
+        var ms = 0
+        while p.isMoving { ms += 8; p.advance(to: .milliseconds(ms)) }
+        #expect(p.offset == 8 && ms < 150, "up: \(ms) ms")
+        p.step(by: 8, at: .milliseconds(ms))
+        let start = ms
+        while p.isMoving { ms += 8; p.advance(to: .milliseconds(ms)) }
+        #expect(p.offset == 16 && ms - start >= 150, "down: \(ms - start) ms")
+    }
+
     /// Regression: the frame that starts a fling advances by zero time while the offset is
     /// still at the end it leaves; that end used to stop the fling before it moved.
     @Test func aFlingLeavesTheEndItStartsAt() {

@@ -13,6 +13,9 @@ enum ScenarioKind: String, ExpressibleByArgument, CaseIterable, Sendable {
     /// A page, then two to three seconds of reading it: how long the thumbnails of a new
     /// page take to be whole on the screen (`settle_ms`).
     case browse
+    /// A fling, then two to three seconds of reading where it stopped: how long the
+    /// thumbnails take to be whole once the screen stops (`settle_ms`).
+    case skim
     /// Flings that change direction every few hundred milliseconds: prefetches get cancelled.
     case reverse
     /// Types a filter a letter at a time (a snapshot per key), keeps it, scrolls, clears it.
@@ -64,6 +67,9 @@ struct ScenarioDriver {
         case .browse:
             wait(2000, 3000)
             return [goingDown ? .pageDown : .pageUp]
+        case .skim:
+            wait(4700, 5700)  // a fling of 400 rows a second moves for about 2.7 s
+            return [.character(goingDown ? "J" : "K")]
         case .reverse:
             wait(250, 550)
             let down = atTop || (!atBottom && Int.random(in: 0..<10, using: &random) < 6)
