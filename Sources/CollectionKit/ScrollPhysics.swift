@@ -1,6 +1,7 @@
 /// Scrolling in rows, as UIScrollView moves: animated steps and pages that ease out, flings
 /// that decelerate by 0.998 per millisecond, wheel ticks that add velocity, and hard stops
-/// at both ends. Time comes from outside (the frame's presentation time), so the same
+/// at both ends. A motion ends on the frame the screen first shows the row it rests on:
+/// what is left moves within that row, which a grid of whole rows never shows. Time comes from outside (the frame's presentation time), so the same
 /// input gives the same motion on a virtual clock.
 public struct ScrollPhysics: Sendable {
     /// UIScrollView's normal deceleration rate, per millisecond.
