@@ -68,6 +68,7 @@ public struct FeedServer: Sendable {
         routes = FeedRoutes(posts: posts, media: MediaShop(posts: posts, folder: folder), shape: options.shape, dice: ShapeDice(seed: options.seed),
                             stats: stats, token: options.token, scheme: options.tlsCertificate == nil ? "http" : "https",
                             mediaCacheControl: options.mediaCacheControl, pageCacheControl: options.pageCacheControl)
+        routes.media.learnPhotos(ofFirst: 80)  // the largest first page (`limit` 80)
     }
 
     /// `$XDG_CACHE_HOME/destinations-feed` (else `~/.cache/destinations-feed`).
