@@ -4,15 +4,16 @@
     scripts/xterm_answers.py .build/release/destinations --seeds 4 [--graphics sixel]
 
 For each seed, runs xterm_bench's fling (xterm -ti vt340 under Xvfb, 160x48, 120 Hz) with
-strace attached to xterm alone (`strace -tt -e trace=read,write -s 4096`: a few hundred
-system calls a second, a light load). From xterm's reads of the pty and its writes to it,
+strace attached to xterm alone (`strace -tt -T -e trace=read,write,pselect6 -s 4096`: a few
+hundred system calls a second, a light load). From xterm's reads of the pty and its writes to it,
 every `CSI c` the app sent is matched with xterm's answer (`ESC [ ? 63;…c`, VT340), and the time
 from the read that brought the request in to the write of the answer is xterm's own: the
 parse of that last chunk (at most 4 KB) and the answer. The app's figures for the same run
 (parse round trip p50 and max: from handing the frame over to reading the answer) are
 printed beside it; what lies between the two is the time before xterm read the request's
 chunk (the batch's earlier chunks, or xterm busy elsewhere) and after it wrote the answer
-(the app reading it). Timings are reported, never asserted (BENCHMARKS.md).
+(the app reading it). Also printed: xterm's waits in `pselect` over 30 ms (it had nothing
+to read and no X event: idle, not busy). Timings are reported, never asserted (BENCHMARKS.md).
 """
 import argparse
 import ast
@@ -29,6 +30,7 @@ import xterm_bench
 import xvfb
 
 CALL = re.compile(r'^(\S+) (read|write)\(4, "(.*)"(\.\.\.)?, \d+\) += (\d+)')
+WAIT = re.compile(r'^\S+ pselect6\(.*<([\d.]+)>$')
 
 
 def seconds(stamp):
@@ -94,7 +96,7 @@ def main():
             for _ in range(200):
                 now = set(subprocess.run(["pgrep", "-x", "xterm"], capture_output=True, text=True).stdout.split()) - before
                 if now:
-                    tracer = subprocess.Popen(["strace", "-tt", "-e", "trace=read,write", "-s", "4096", "-o", log, "-p", now.pop()],
+                    tracer = subprocess.Popen(["strace", "-tt", "-T", "-e", "trace=read,write,pselect6", "-s", "4096", "-o", log, "-p", now.pop()],
                                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                     break
                 time.sleep(0.02)
@@ -116,12 +118,14 @@ def main():
                     own.append((answers[next_answer] - request) * 1000)
                     next_answer += 1
             own.sort()
+            waits = sorted(round(float(m.group(1)) * 1000) for m in map(WAIT.match, lines) if m and float(m.group(1)) > 0.03)
             print(json.dumps({
                 "seed": seed, "hitch_ratio": result.get("hitch_ratio"), "terminal_hitches": result.get("terminal_hitches"),
                 "app_parse_ms": {"p50": result.get("parse_p50"), "max": result.get("parse_max")},
                 "requests_read": len(requests), "answers_written": len(answers),
                 "xterm_own_ms": {"answers": len(own), "p50": round(quantile(own, 0.5), 2), "p99": round(quantile(own, 0.99), 2),
                                  "max": round(own[-1], 2)} if own else None,
+                "xterm_idle_waits_over_30_ms": waits,
             }), flush=True)
     finally:
         server.terminate()

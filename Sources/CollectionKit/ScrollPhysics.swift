@@ -1,8 +1,9 @@
 /// Scrolling in rows, as UIScrollView moves: animated steps and pages that ease out, flings
 /// that decelerate by 0.998 per millisecond, wheel ticks that add velocity, and hard stops
 /// at both ends. A motion ends on the frame the screen first shows the row it rests on:
-/// what is left moves within that row, which a grid of whole rows never shows. Time comes from outside (the frame's presentation time), so the same
-/// input gives the same motion on a virtual clock.
+/// what is left moves within that row, which a grid of whole rows never shows. Time comes
+/// from outside (the frame's presentation time), so the same input gives the same motion on
+/// a virtual clock.
 public struct ScrollPhysics: Sendable {
     /// UIScrollView's normal deceleration rate, per millisecond.
     public static let decelerationPerMillisecond = 0.998
@@ -33,7 +34,7 @@ public struct ScrollPhysics: Sendable {
     /// falls to ``restingSpeed``; the offset itself at rest.
     public var restingOffset: Double {
         if let animation { return animation.to }
-        guard velocity != 0 else { return offset }
+        guard abs(velocity) > Self.restingSpeed else { return offset }
         let slowest = velocity > 0 ? Self.restingSpeed : -Self.restingSpeed
         return min(max(offset + Self.flingDistance(speed: velocity - slowest), 0), maximumOffset)
     }
@@ -110,10 +111,10 @@ public struct ScrollPhysics: Sendable {
             velocity = 0
         }
         if abs(velocity) < Self.restingSpeed { velocity = 0 }
-        // The last second or so of a fling moves less than a row: the screen, which shows
-        // whole rows, no longer changes. End the motion there (the offset keeps its
-        // fraction), so that frames, pictures held while scrolling and the settle clock
-        // stop with the screen rather than up to 0.7 s later.
+        // A fling's last 0–0.55 s move the offset within the row already shown: the screen,
+        // which shows whole rows, no longer changes. End the motion there (the offset keeps
+        // its fraction), so that frames, pictures held while scrolling and the settle clock
+        // stop with the screen (D-080).
         if velocity != 0 && Int(restingOffset) == Int(offset) { velocity = 0 }
     }
 
