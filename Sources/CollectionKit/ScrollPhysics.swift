@@ -87,14 +87,13 @@ public struct ScrollPhysics: Sendable {
         defer { lastTime = time }
         if let current = animation {
             let elapsed = (time - current.start) / Self.stepDuration
-            if elapsed >= 1 || Int(current.to) == Int(offset) {
-                // Done, or the rest of the ease-out stays within the row already shown.
+            let rest = 1 - min(max(elapsed, 0), 1)
+            let eased = 1 - rest * rest * rest  // ease-out cubic
+            offset = current.from + (current.to - current.from) * eased
+            if elapsed >= 1 || Int(offset) == Int(current.to) {
+                // Done, or what is left of the ease-out stays within the row now shown.
                 offset = current.to
                 animation = nil
-            } else {
-                let rest = 1 - max(elapsed, 0)
-                let eased = 1 - rest * rest * rest  // ease-out cubic
-                offset = current.from + (current.to - current.from) * eased
             }
             return
         }
@@ -112,10 +111,14 @@ public struct ScrollPhysics: Sendable {
         }
         if abs(velocity) < Self.restingSpeed { velocity = 0 }
         // A fling's last 0–0.55 s move the offset within the row already shown: the screen,
-        // which shows whole rows, no longer changes. End the motion there (the offset keeps
-        // its fraction), so that frames, pictures held while scrolling and the settle clock
-        // stop with the screen (D-080).
-        if velocity != 0 && Int(restingOffset) == Int(offset) { velocity = 0 }
+        // which shows whole rows, no longer changes. End the motion there, with the offset
+        // where it would have come to rest (the same row, so nothing on the screen changes,
+        // and a fling to the top rests at 0, at the top), so that frames, pictures held while
+        // scrolling and the settle clock stop with the screen (D-080).
+        if velocity != 0 && Int(restingOffset) == Int(offset) {
+            offset = restingOffset
+            velocity = 0
+        }
     }
 
     /// Where a fling at `speed` comes to rest, before clamping: v₀ / (1000 · −ln d).

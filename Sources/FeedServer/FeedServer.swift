@@ -41,6 +41,10 @@ public struct FeedServer: Sendable {
         public var statePath: String?
         /// `--shapes`: plain statuses, or the shapes real servers send.
         public var shapes = StatusShapes.plain
+        /// Learn the first pages' photos (sizes, BlurHashes) before listening, as a server
+        /// knows them from the upload, so that the first page is not slow (the program does;
+        /// a test's in-process server that never asks for them need not).
+        public var learnsFirstPhotos = true
 
         public init() {}
     }
@@ -68,7 +72,7 @@ public struct FeedServer: Sendable {
         routes = FeedRoutes(posts: posts, media: MediaShop(posts: posts, folder: folder), shape: options.shape, dice: ShapeDice(seed: options.seed),
                             stats: stats, token: options.token, scheme: options.tlsCertificate == nil ? "http" : "https",
                             mediaCacheControl: options.mediaCacheControl, pageCacheControl: options.pageCacheControl)
-        routes.media.learnPhotos(ofFirst: 80)  // the largest first page (`limit` 80)
+        if options.learnsFirstPhotos { routes.media.learnPhotos(ofFirst: 80) }  // the largest first page (`limit` 80)
     }
 
     /// `$XDG_CACHE_HOME/destinations-feed` (else `~/.cache/destinations-feed`).

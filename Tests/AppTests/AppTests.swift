@@ -1,4 +1,5 @@
 import CoreKit
+@testable import destinations
 import Foundation
 import Testing
 
@@ -494,5 +495,6 @@ import Testing
 }
 
 enum ScenarioKindName {
-    static let all = ["fling", "steady", "pages", "reverse", "search", "idle"]
+    /// Every scenario `--scenario` takes.
+    static let all = ScenarioKind.allCases.map(\.rawValue)
 }

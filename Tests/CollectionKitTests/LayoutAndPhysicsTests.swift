@@ -121,18 +121,38 @@ extension GridLayout {
         // here that is 232 ms later, and up to 0.55 s where the last row is crossed sooner.
         let untilOneRowASecond = log(400) / -log(ScrollPhysics.decelerationPerMillisecond)
         #expect(Double(ms) < untilOneRowASecond - 200, "ended at \(ms) ms")
-        #expect(p.restingOffset == p.offset)
+        #expect(abs(p.offset - fullRest) < 1e-6, "rests at \(p.offset), where the whole fling would: \(fullRest)")
     }
 
-    /// Upward, the ease-out's last fraction of a row is not shown either; downward, the
-    /// target row is reached only at the end, so the step takes its whole duration.
+    /// Regression (review): a fling up that ends within the first row rests at the top, not
+    /// a fraction below it, where `isAtTop` was false and the next fling up went nowhere.
+    @Test func aFlingUpThatEndsInTheFirstRowRestsAtTheTop() {
+        var p = physics()
+        p.jump(to: 30)
+        p.fling(speed: -400, at: .zero)
+        var ms = 0
+        while p.isMoving { ms += 8; p.advance(to: .milliseconds(ms)) }
+        #expect(p.offset == 0)
+        p.jump(to: 0.4)
+        p.fling(speed: -400, at: .seconds(10))
+        p.advance(to: .seconds(10))
+        #expect(p.offset == 0 && !p.isMoving)
+    }
+
+    /// Upward, the ease-out's last fraction of a row is not shown either: the step ends on
+    /// the frame that shows its target row. Downward, the target row is reached only at the
+    /// end, so the step takes its whole duration.
     @Test func aStepEndsWhenItsTargetRowIsShown() {
         var p = physics()
         p.jump(to: 16)
         p.step(by: -8, at: .zero)
-        var ms = 0
-        while p.isMoving { ms += 8; p.advance(to: .milliseconds(ms)) }
-        #expect(p.offset == 8 && ms < 150, "up: \(ms) ms")
+        var ms = 0, rowShownAt = 0
+        while p.isMoving {
+            ms += 8
+            p.advance(to: .milliseconds(ms))
+            if Int(p.offset) == 8 && rowShownAt == 0 { rowShownAt = ms }
+        }
+        #expect(p.offset == 8 && ms < 150 && ms == rowShownAt, "up: ended at \(ms) ms, row 8 shown at \(rowShownAt) ms")
         p.step(by: 8, at: .milliseconds(ms))
         let start = ms
         while p.isMoving { ms += 8; p.advance(to: .milliseconds(ms)) }

@@ -22,6 +22,7 @@ final class LoopbackFeed: Sendable {
         options.logLevel = .critical
         let previews = FileManager.default.temporaryDirectory.appendingPathComponent("feed-previews-\(UUID().uuidString)").path
         options.previewFolder = previews
+        options.learnsFirstPhotos = false  // 200 ms of decoding a server, for tests that mostly never ask
         configure(&options)
         let server = try FeedServer(options: options)
         let port = Lock<Int?>(nil)

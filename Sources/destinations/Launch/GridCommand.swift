@@ -78,7 +78,7 @@ struct GridCommand: ParsableCommand {
     @Flag(help: "Start at the top, with no filter and the catalogue's order, instead of where you left this feed or these posts.")
     var fresh = false
 
-    @Option(help: "Replay seeded input (fling, steady, pages, reverse, search, idle); headless without a terminal.")
+    @Option(help: "Replay seeded input (fling, steady, pages, browse, skim, reverse, search, end, idle); headless without a terminal.")
     var scenario: ScenarioKind?
 
     @Option(help: ArgumentHelp("Write the summary to this file instead of standard output (a run inside a terminal that closes with it).", valueName: "file"))
