@@ -115,8 +115,9 @@ public struct ScrollPhysics: Sendable {
         // where it would have come to rest (the same row, so nothing on the screen changes,
         // and a fling to the top rests at 0, at the top), so that frames, pictures held while
         // scrolling and the settle clock stop with the screen (D-080).
-        if velocity != 0 && Int(restingOffset) == Int(offset) {
-            offset = restingOffset
+        let rest = restingOffset
+        if velocity != 0 && Int(rest) == Int(offset) {
+            offset = rest
             velocity = 0
         }
     }
