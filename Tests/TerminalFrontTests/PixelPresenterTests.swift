@@ -236,6 +236,31 @@ extension PresenterTests {
             }
         }
 
+        /// A price learned from the terminal's answers (``ParseCostModel``) takes the place of
+        /// each image's prior, both ways; the parse request's receipt says the batch's cost,
+        /// its bytes and its images, which is what the price is fitted from.
+        @Test func aLearnedPriceTakesThePriorsPlaceAndTheReceiptSaysBytesAndImages() throws {
+            for (prior, learned, strips) in [(0, 1_000, 1), (1_000, 0, 2), (1_000, 200, 2)] {
+                let image = PixelImage(id: 9, columns: 4, strips: Self.image.strips, fallback: Self.image.fallback, reachesBelowItsRow: true,
+                                       costPerImage: prior)
+                try PresenterTests.withHeadlessPresenter(rows: Self.rows, columns: Self.columns) { presenter in
+                    presenter.enablePixelImages()
+                    presenter.updatePixelImages(defined: [image], forgotten: [])
+                    presenter.pixelBytesPerFrame = 2_500
+                    presenter.imagePrice = learned
+                    presenter.asksForParseReceipt = true
+                    var canvas = Canvas(columns: Self.columns, rows: Self.rows)
+                    canvas.blit(PixelGrid(image: image), at: Point(x: 2, y: 4), clip: Rect(x: 0, y: 0, width: Self.columns, height: Self.rows))
+                    presenter.present(canvas)
+                    #expect(presenter.pixelStripsInLastFrame == strips, "prior \(prior), learned \(learned)")
+                    let receipt = presenter.takeReceipt()
+                    let bytes = Self.image.strips[0..<strips].reduce(0) { $0 + $1.count }
+                    #expect(receipt?.bytes == bytes && receipt?.images == strips && receipt?.cost == bytes + strips * learned)
+                    #expect(presenter.takeReceipt() == nil, "taken once")
+                }
+            }
+        }
+
         /// A budget of 0 (an answer to a parse request awaited) lets nothing through, not even
         /// the first strip; the next frame with a budget draws them.
         @Test func aBudgetOfNothingSendsNoStrip() throws {

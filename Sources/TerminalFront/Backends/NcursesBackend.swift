@@ -112,7 +112,9 @@ public final class NcursesBackend: TerminalBackend, TerminalImageOutput, Termina
     /// Hands the committed frame over; a request it ends with is timed from here.
     public func deliverOutput() {
         writer.pump()
-        if let cost = presenter.takeReceiptCost() { parsePacing.requested(cost: cost, at: frameTime()) }
+        if let receipt = presenter.takeReceipt() {
+            parsePacing.requested(cost: receipt.cost, bytes: receipt.bytes, images: receipt.images, at: frameTime())
+        }
     }
 
     /// Misses pace what a frame may add (``OutputPacing``); where the terminal answers parse
@@ -122,6 +124,7 @@ public final class NcursesBackend: TerminalBackend, TerminalImageOutput, Termina
         optionalCeiling = ceiling
         period = .seconds(1 / hertz)
         presenter.asksForParseReceipt = pacesByParse && !parsePacing.isAwaiting
+        presenter.imagePrice = pacesByParse ? parsePacing.imagePrice : nil
         // Not behind: nothing is pending.
         if writer.isBehind { return 0 }
         let byRate = pacing.optionalBytesPerFrame(hertz: hertz, ceiling: ceiling, pending: 0)
@@ -145,6 +148,8 @@ public final class NcursesBackend: TerminalBackend, TerminalImageOutput, Termina
         (statistics.wholePicturesSent, statistics.pixelStripsSent) = presenter.pixelImagesSent
         statistics.parseRequestsLost = parsePacing.lost
         (statistics.parseRoundTripMedian, statistics.parseRoundTripWorst) = (parsePacing.roundTripFigures?.median, parsePacing.roundTripFigures?.worst)
+        (statistics.imagePrice, statistics.batchesFitted) = (parsePacing.imagePrice, parsePacing.costs.batches)
+        (statistics.imagePriceFitted, statistics.imagePriceError) = (parsePacing.costs.fittedPrice?.price, parsePacing.costs.fittedPrice?.error)
         return statistics
     }
     public func sendGraphics(_ bytes: [UInt8]) { presenter.sendGraphics(bytes) }

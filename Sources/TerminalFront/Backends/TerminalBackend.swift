@@ -196,6 +196,13 @@ public struct OutputStatistics: Sendable, Equatable {
     /// Pixel images sent (sixel, iTerm2): whole pictures, and strips of one row of cells.
     /// A terminal pays for each image beside its bytes.
     public var wholePicturesSent = 0, pixelStripsSent = 0
+    /// What an image cost the terminal beside its bytes, in bytes, as learned from its
+    /// answers at the end (``ParseCostModel``; nil: not learned, the prior stood), and the
+    /// batches fitted.
+    public var imagePrice: Int?, batchesFitted = 0
+    /// The price the last fit gave and its standard error, in bytes, taken or not (nil: the
+    /// batches could not tell bytes from images).
+    public var imagePriceFitted: Int?, imagePriceError: Int?
 
     /// Nothing measured yet.
     public init() {}

@@ -104,7 +104,9 @@ public final class CanvasPresenter {
         var pixelBytes = Int.max
         var scrolling = false
         var asksForParseReceipt = false
-        var receiptCost: Int?
+        /// The pixels before the request the last frame ended with: their cost, bytes and
+        /// images.
+        var receipt: (cost: Int, bytes: Int, images: Int)?
         /// Graphics bytes handed over (``sendGraphics(_:)``) since the last request: part of
         /// what the next one times.
         var graphicsSinceLastFrame = 0
@@ -117,11 +119,18 @@ public final class CanvasPresenter {
         set { pace.asksForParseReceipt = newValue }
     }
 
-    /// The pixel cost before the request the last frame ended with, once (nil when none
-    /// was asked since the last call).
-    func takeReceiptCost() -> Int? {
-        defer { pace.receiptCost = nil }
-        return pace.receiptCost
+    /// The pixels before the request the last frame ended with, once (nil when none was
+    /// asked since the last call): their cost, bytes and images.
+    func takeReceipt() -> (cost: Int, bytes: Int, images: Int)? {
+        defer { pace.receipt = nil }
+        return pace.receipt
+    }
+
+    /// What an image costs the terminal beside its bytes, as learned from its answers (set
+    /// each frame by the backend; nil: each image's prior, ``PixelImage/costPerImage``).
+    var imagePrice: Int? {
+        get { pixels?.imagePrice }
+        set { pixels?.imagePrice = newValue }
     }
 
     /// Strip bytes a frame may send (the first strip always goes): set each frame from the
@@ -243,11 +252,12 @@ public final class CanvasPresenter {
         frameBytes += strips
         lastPixelBytes = (preamble, strips)
         if features.synchronized { frameBytes += Self.endSynchronized }
-        let pixelCost = (pixels?.plannedCost ?? 0) + pace.graphicsSinceLastFrame
+        let planned = pixels?.planned ?? (cost: 0, bytes: 0, images: 0)
+        let pixelCost = planned.cost + pace.graphicsSinceLastFrame
         if sending && pace.asksForParseReceipt && pixelCost > 0 {
-            pace.graphicsSinceLastFrame = 0
             frameBytes += ParsePacing.request
-            pace.receiptCost = pixelCost
+            pace.receipt = (pixelCost, planned.bytes + pace.graphicsSinceLastFrame, planned.images)
+            pace.graphicsSinceLastFrame = 0
         }
         // Queued, not written: the frame loop writes it right after the commit.
         if sending { writer.queue(frameBytes) }

@@ -14,9 +14,11 @@
 ///   always sends its first). The time it took is the round trip less the shortest seen
 ///   (``shortest``): over ssh the network's delay is in every answer and is no parse.
 ///
-/// The allowance is in the painter's cost units (bytes plus a fixed cost per image,
-/// `PixelImage.costPerImage` in CellCanvas), so what is learned is what the terminal's parse of this
-/// mix of text, pixels and images took, per terminal and per run, not a constant.
+/// The allowance is in the painter's cost units (bytes plus a price per image), so what is
+/// learned is what the terminal's parse of this mix of text, pixels and images took, per
+/// terminal and per run, not a constant. The price of an image is learned too, from the
+/// same answers (``costs``, ``ParseCostModel``); until it is, the encoder's prior stands
+/// (`PixelImage.costPerImage` in CellCanvas).
 ///
 /// A terminal that does not answer within ``timeout`` loses the request (its late answer, if
 /// it comes, is not mistaken for the next one's); after ``lossLimit`` losses in a row the
@@ -39,8 +41,9 @@ public struct ParsePacing: Sendable {
     /// Round trips kept for the report's median and worst.
     public static let sampleLimit = 4096
 
-    /// The request awaiting its answer: when it was handed over and the cost before it.
-    public private(set) var awaited: (sentAt: Duration, cost: Int)?
+    /// The request awaiting its answer: when it was handed over, the cost before it, and its
+    /// pixel bytes and images.
+    public private(set) var awaited: (sentAt: Duration, cost: Int, bytes: Int, images: Int)?
     /// Answers still owed to requests given up on (each is discarded when it comes).
     private var owed = 0
     private var lostInARow = 0
@@ -55,6 +58,8 @@ public struct ParsePacing: Sendable {
     /// Round trips measured (at most ``sampleLimit``, the latest kept).
     public private(set) var roundTrips: [Duration] = []
     private var nextSample = 0
+    /// What a byte and an image cost this terminal, fitted from the round trips.
+    public private(set) var costs = ParseCostModel()
 
     /// Pacing that has measured nothing yet.
     public init() {}
@@ -69,11 +74,15 @@ public struct ParsePacing: Sendable {
         return max(1, min(ceiling, Int(allowance)))
     }
 
-    /// A frame whose pixels cost `cost` ended with ``request`` and was handed over at `time`.
-    public mutating func requested(cost: Int, at time: Duration) {
+    /// A frame whose pixels cost `cost` ended with ``request`` and was handed over at `time`;
+    /// they were `bytes` bytes in `images` images (0 and 0: not known, not fitted).
+    public mutating func requested(cost: Int, bytes: Int = 0, images: Int = 0, at time: Duration) {
         guard awaited == nil, !hasGivenUp else { return }
-        awaited = (time, cost)
+        awaited = (time, cost, bytes, images)
     }
+
+    /// What an image costs this terminal beside its bytes, in bytes, once learned.
+    public var imagePrice: Int? { costs.imagePrice }
 
     /// An answer was read at `time`; `period` is the frame period the loop runs at.
     public mutating func answered(at time: Duration, period: Duration) {
@@ -87,6 +96,9 @@ public struct ParsePacing: Sendable {
         answered += 1
         let took = max(time - request.sentAt, .microseconds(100))
         record(took)
+        if request.bytes > 0 || request.images > 0 {
+            costs.add(bytes: request.bytes, images: request.images, roundTrip: took, period: period)
+        }
         // What the terminal's parse took: the round trip less the shortest one seen, which
         // is the part no batch shortens (a network's delay over ssh, the read of the answer).
         shortest = min(shortest ?? took, took)

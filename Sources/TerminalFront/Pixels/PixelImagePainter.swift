@@ -30,11 +30,19 @@ struct PixelImagePainter {
     /// pixel cells, as what the screen shows, so a later frame draws their strips.
     private(set) var fallbackShown: [(x: Int, y: Int, cell: Cell)] = []
     private var output: [UInt8] = []
-    /// What the frame's images cost the terminal so far: their bytes and their
-    /// ``PixelImage/costPerImage``.
-    private(set) var plannedCost = 0
+    /// What the frame's images cost the terminal so far (their bytes and each one's price,
+    /// ``price(of:)``), their bytes, and how many there are: strips, and whole pictures
+    /// (each counts once).
+    private(set) var planned = (cost: 0, bytes: 0, images: 0)
     /// Images the last frame drew: strips, and whole pictures (each counts once).
-    private(set) var stripsInLastFrame = 0
+    var stripsInLastFrame: Int { planned.images }
+    /// What an image costs the terminal beside its bytes, in bytes, as learned from its
+    /// answers (``ParseCostModel``); nil: each image's own prior,
+    /// ``PixelImage/costPerImage``.
+    var imagePrice: Int?
+
+    /// The price of one of `image`'s images beside its bytes.
+    private func price(of image: PixelImage) -> Int { imagePrice ?? image.costPerImage }
     /// Images drawn by all frames so far: whole pictures, and strips (a row each).
     var sent = (whole: 0, strips: 0)
     /// Why the last frame left image rows as their fallback (not because they cannot be
@@ -84,11 +92,10 @@ struct PixelImagePainter {
         changed.removeAll(keepingCapacity: true)
         fallbackShown.removeAll(keepingCapacity: true)
         output.removeAll(keepingCapacity: true)
-        plannedCost = 0
+        planned = (0, 0, 0)
         decided.removeAll(keepingCapacity: true)
         placeAgain.removeAll(keepingCapacity: true)
         lingering.beginFrame()
-        stripsInLastFrame = 0
         heldBack = (false, false)
     }
 
@@ -176,12 +183,11 @@ struct PixelImagePainter {
             // does); otherwise it waits for a frame where it goes first. A picture too large
             // for that (the size of the screen) goes as strips, each within what is left.
             if unit.count > 1, let whole = image.whole {
-                let cost = whole.count + image.costPerImage
+                let cost = whole.count + price(of: image)
                 let atOnce = cost / Self.firstWholeOvershoot <= budget
-                if budget > 0 && (plannedCost + cost <= budget || (output.isEmpty && atOnce)) {
-                    plannedCost += cost
+                if budget > 0 && (planned.cost + cost <= budget || (output.isEmpty && atOnce)) {
+                    planned = (planned.cost + cost, planned.bytes + whole.count, planned.images + 1)
                     send(whole, row: place.y, column: place.left)
-                    stripsInLastFrame += 1
                     sent.whole += 1
                     for member in unit { drawn[member] = true }
                     continue
@@ -191,7 +197,7 @@ struct PixelImagePainter {
                     continue
                 }
             }
-            if scrolling, unit.count == 1, Self.waitsToBeWhole(image, top: place.y - place.row, left: place.left, in: canvas, budget: budget) {
+            if scrolling, unit.count == 1, Self.waitsToBeWhole(image, price: price(of: image), top: place.y - place.row, left: place.left, in: canvas, budget: budget) {
                 heldBack.whileScrolling = true
                 continue
             }
@@ -243,10 +249,10 @@ struct PixelImagePainter {
     /// Pictures of one row, those that linger (kitty: placed once, never per row), and those
     /// that could not go whole anyway (taller than the screen, or costing more than
     /// ``firstWholeOvershoot`` budgets: they go as strips) never wait.
-    private static func waitsToBeWhole(_ image: PixelImage, top: Int, left: Int, in canvas: Canvas, budget: Int) -> Bool {
+    private static func waitsToBeWhole(_ image: PixelImage, price: Int, top: Int, left: Int, in canvas: Canvas, budget: Int) -> Bool {
         guard let whole = image.whole, !image.lingers, image.rows > 1,
               image.rows + (image.reachesBelowItsRow ? 1 : 0) <= canvas.rows,
-              (whole.count + image.costPerImage) / firstWholeOvershoot <= budget else { return false }
+              (whole.count + price) / firstWholeOvershoot <= budget else { return false }
         if image.reachesBelowItsRow && top + image.rows >= canvas.rows { return true }
         return !(0..<image.rows).allSatisfy { rowIsWhole(image, row: $0, left: left, y: top + $0, in: canvas) }
     }
@@ -296,9 +302,8 @@ struct PixelImagePainter {
     private mutating func drawStrip(of image: PixelImage, row: Int, left: Int, y: Int, in canvas: Canvas, budget: Int) -> Bool {
         guard !image.reachesBelowItsRow || y + 1 < canvas.rows, Self.rowIsWhole(image, row: row, left: left, y: y, in: canvas) else { return false }
         let strip = image.strips[row]
-        guard fits(strip.count + image.costPerImage, budget: budget) else { return false }
+        guard fits(strip.count + price(of: image), bytes: strip.count, budget: budget) else { return false }
         send(strip, row: y, column: left)
-        stripsInLastFrame += 1
         sent.strips += 1
         return true
     }
@@ -308,16 +313,16 @@ struct PixelImagePainter {
     /// the size of the screen would hold the terminal for many frames at once.
     static let firstWholeOvershoot = 4
 
-    /// An image of `cost` (its bytes and ``PixelImage/costPerImage``) fits this frame's
-    /// `budget` with what was planned before it (the first image always does, unless the
-    /// budget is 0: nothing may go, as while a parse request's answer is awaited); when not,
-    /// the frame has deferred pixels.
-    private mutating func fits(_ cost: Int, budget: Int) -> Bool {
-        guard budget > 0 && (output.isEmpty || plannedCost + cost <= budget) else {
+    /// An image of `cost` (its `bytes` and its price) fits this frame's `budget` with what
+    /// was planned before it (the first image always does, unless the budget is 0: nothing
+    /// may go, as while a parse request's answer is awaited); when not, the frame has
+    /// deferred pixels.
+    private mutating func fits(_ cost: Int, bytes: Int, budget: Int) -> Bool {
+        guard budget > 0 && (output.isEmpty || planned.cost + cost <= budget) else {
             heldBack.forBudget = true
             return false
         }
-        plannedCost += cost
+        planned = (planned.cost + cost, planned.bytes + bytes, planned.images + 1)
         return true
     }
 
