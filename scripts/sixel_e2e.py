@@ -23,6 +23,7 @@ Needs xterm, xvfb, x11-apps (xwd), netpbm (xwdtopnm), xfonts-base and xdotool; e
 what is missing. Times nothing: it polls the screen until it settles (or 30 s pass).
 """
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -99,7 +100,8 @@ def main():
         app.wait(timeout=10)
         symbol_cells = len(symbols.photo_cells())
 
-        app = start_app(env, binary, ["--hud", "off"], home)
+        report = os.path.join(home, "report.json")
+        app = start_app(env, binary, ["--hud", "off", "--report", "json", "--report-file", report], home)
         first = settle(env, 300, time.monotonic() + 30)
         photo = first.photo_cells()
         if len(photo) < 300:
@@ -130,6 +132,12 @@ def main():
         if resized_cells < 300:
             fail(f"after the window was made smaller: {resized_cells} photo cells (thumbnails not redrawn at their new size)")
         quit_app(env, app, "")
+        # xterm answers the parse requests (D-078), and each answered batch reached the
+        # fit of its costs with its bytes and images (D-081).
+        with open(report) as file:
+            parse = json.load(file)["terminal"]["parse_round_trip_ms"]
+        if not parse["answered"] or not 1 <= parse["batches_fitted"] <= parse["answered"]:
+            fail(f"parse requests: {parse['answered']} answered, {parse['batches_fitted']} batches fitted; the answers do not reach the pacing or its fit")
         feed_note = ""
         if options.feed_server:
             with FeedServer(os.path.abspath(options.feed_server), "--posts", "60") as feed:
@@ -144,7 +152,8 @@ def main():
                 feed_note = f"; over a feed, {feed_cells} photo cells"
         print(f"sixel_e2e: PASS: {len(photo)} photo cells on the first screen (symbols mode: {symbol_cells}); "
               f"after j j j the thumbnail band of text row {found[0]} is at row {found[0] - found[1]}, pixel for pixel; "
-              f"{len(second.photo_cells())} photo cells after the scroll, {resized_cells} after the window was made smaller{feed_note}")
+              f"{len(second.photo_cells())} photo cells after the scroll, {resized_cells} after the window was made smaller; "
+              f"{parse['answered']} parse requests answered, {parse['batches_fitted']} fitted{feed_note}")
     finally:
         xvfb.stop(server, "xterm", home)
 

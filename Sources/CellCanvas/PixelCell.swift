@@ -67,10 +67,12 @@ public struct PixelImage: Sendable, Hashable {
     /// pays for each image besides its bytes: xterm took a page of 20 sixel thumbnails in
     /// 16 ms as 20 images and in 45 ms as 140 strips (DECISIONS D-077). Nil: strips only.
     public let whole: [UInt8]?
-    /// What the terminal's work on one image, besides its bytes, is worth in bytes: a frame's
-    /// pixel budget counts it for every strip or whole image it sends. xterm's cost of a
-    /// sixel image is about 0.22 ms beside 0.06 ms a kilobyte (D-077): an image's parse is
-    /// worth about 3.7 KB, twice a thumbnail strip's own bytes.
+    /// What the terminal's work on one image, besides its bytes, is worth in bytes, before
+    /// anything is learned: a frame's pixel budget counts it for every strip or whole image
+    /// it sends until the terminal's answers price an image themselves (TerminalFront's
+    /// `ParseCostModel`, D-081). xterm's cost of a sixel image was about 0.22 ms beside
+    /// 0.06 ms a kilobyte on the Intel machine (D-077): an image's parse worth about 3.7 KB,
+    /// twice a thumbnail strip's own bytes (0.87 KB on the AMD machine).
     public let costPerImage: Int
 
     /// A picture of `strips.count` rows of `columns` cells; `fallback` holds `columns × rows` cells.

@@ -20,6 +20,7 @@ struct ParseCostModelTests {
             let images = whole + strips
             model.add(bytes: bytes, images: images, roundTrip: .microseconds(400) + .nanoseconds(60 * bytes) + .microseconds(1_200 * images), period: Self.period * 100)
             if batch < ParseCostModel.minimumBatches - 1 { #expect(model.imagePrice == nil, "batch \(batch): too few yet") }
+            if batch == ParseCostModel.minimumBatches - 1 { #expect(model.imagePrice.map { abs($0 - 20_000) <= 200 } == true, "the twelfth: \(String(describing: model.imagePrice))") }
         }
         let price = try #require(model.imagePrice)
         #expect(abs(price - 20_000) <= 200, "\(price)")
@@ -27,16 +28,29 @@ struct ParseCostModelTests {
         #expect(abs(fit.fixed - 0.000_4) < 0.000_01, "\(fit.fixed)")
     }
 
-    /// Batches that all spend the same bytes an image cannot tell bytes from images: no price,
-    /// the prior stands (and there it does not matter: the allowance counts such batches).
+    /// Batches of whole pictures alone, of 7.5–10.5 KB each, cannot tell bytes from images
+    /// (1 − ρ² under ``ParseCostModel/minimumSpread``), even with round trips that fit them
+    /// exactly: no fit, no price, the prior stands (and there it does not matter: the
+    /// allowance counts such batches). Spread enough (strips among them), the same terminal
+    /// is priced.
     @Test func batchesOfOneMixGiveNoPrice() {
-        var model = ParseCostModel()
-        for count in 1...40 {
-            let images = count % 5 + 1
-            model.add(bytes: images * 9_000, images: images, roundTrip: .microseconds(300 + 760 * images), period: Self.period)
+        func model(strips: Bool) -> ParseCostModel {
+            var model = ParseCostModel()
+            var random = SplitMix64(seed: 12)
+            for _ in 0..<40 {
+                var bytes = 0, images = 0
+                for _ in 0..<Int(random.next() % 5 + 1) {
+                    bytes += strips && random.next() % 2 == 0 ? 1_500 : 7_500 + Int(random.next() % 3_000)
+                    images += 1
+                }
+                model.add(bytes: bytes, images: images, roundTrip: .microseconds(300) + .nanoseconds(60 * bytes) + .microseconds(220 * images), period: Self.period)
+            }
+            return model
         }
-        #expect(model.batches == 40)
-        #expect(model.fit == nil && model.imagePrice == nil)
+        let alike = model(strips: false)
+        #expect(alike.batches == 40)
+        #expect(alike.fit == nil && alike.imagePrice == nil)
+        #expect(model(strips: true).imagePrice.map { abs($0 - 3_667) <= 40 } == true)
     }
 
     /// Batches of whole pictures alone, whose bytes an image differ by a third at most,
@@ -69,22 +83,57 @@ struct ParseCostModelTests {
         #expect(abs(price - 3_667) <= 1_000, "\(price)")
     }
 
-    /// A round trip of more than four frames is the terminal stalling, not the batch: not
-    /// fitted, so one stall does not move the price.
-    @Test func aStallIsNotFitted() {
-        var model = ParseCostModel()
-        var random = SplitMix64(seed: 7)
-        func batch(stalled: Bool) {
-            let whole = Int(random.next() % 3) + 1, strips = Int(random.next() % 4)
-            let bytes = whole * 9_000 + strips * 1_500, images = whole + strips
-            let parse = Duration.nanoseconds(60 * bytes) + .microseconds(220 * images)
-            model.add(bytes: bytes, images: images, roundTrip: stalled ? parse + .milliseconds(40) : parse, period: Self.period)
+    /// The price's standard error is what its fits really spread by: the same 60 batches
+    /// (an image worth 20,000 bytes) under 2 ms of noise, drawn 60 times, give prices whose
+    /// standard deviation is within a third of the error the model states. (An error that
+    /// took the cost a byte as known stated a sixth of it.)
+    @Test func thePricesErrorIsItsSpreadOverTheNoise() throws {
+        var layout = SplitMix64(seed: 20)
+        let batches = (0..<60).map { _ -> (bytes: Int, images: Int) in
+            var bytes = 0, images = 0
+            for _ in 0..<Int(layout.next() % 5 + 1) {
+                bytes += layout.next() % 2 == 0 ? 1_500 : 9_000
+                images += 1
+            }
+            return (bytes, images)
         }
-        for _ in 0..<20 { batch(stalled: false) }
-        let before = model.imagePrice
-        batch(stalled: true)
-        #expect(model.batches == 20 && model.imagePrice == before)
-        #expect(before.map { abs($0 - 3_667) <= 40 } == true, "\(String(describing: before))")
+        var prices: [Double] = [], errors: [Double] = []
+        for seed in 1...60 {
+            var noise = SplitMix64(seed: UInt64(seed))
+            var model = ParseCostModel()
+            for batch in batches {
+                let jitter = Duration.microseconds(Int64(noise.next() % 2_000))
+                model.add(bytes: batch.bytes, images: batch.images, roundTrip: .microseconds(400) + .nanoseconds(60 * batch.bytes) + .microseconds(1_200 * batch.images) + jitter, period: Self.period)
+            }
+            let fit = try #require(model.fit)
+            prices.append(fit.perImage / fit.perByte)
+            errors.append(fit.priceError)
+        }
+        let mean = prices.reduce(0, +) / Double(prices.count)
+        let spread = (prices.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(prices.count - 1)).squareRoot()
+        let stated = errors.sorted()[errors.count / 2]
+        #expect(stated > spread / 1.33 && stated < spread * 1.33, "stated \(stated), spread \(spread)")
+    }
+
+    /// A round trip more than four frames beyond the shortest is the terminal stalling, not
+    /// the batch: not fitted, so one stall does not move the price. Over a link whose delay
+    /// (60 ms, more than four frames) is in every answer, the batches are still fitted.
+    @Test func aStallIsNotFittedButALinksDelayIs() {
+        for delay in [Duration.zero, .milliseconds(60)] {
+            var model = ParseCostModel()
+            var random = SplitMix64(seed: 7)
+            func batch(stalled: Bool) {
+                let whole = Int(random.next() % 3) + 1, strips = Int(random.next() % 4)
+                let bytes = whole * 9_000 + strips * 1_500, images = whole + strips
+                let parse = Duration.nanoseconds(60 * bytes) + .microseconds(220 * images)
+                model.add(bytes: bytes, images: images, roundTrip: delay + parse + (stalled ? .milliseconds(40) : .zero), shortest: delay, period: Self.period)
+            }
+            for _ in 0..<20 { batch(stalled: false) }
+            let before = model.imagePrice
+            batch(stalled: true)
+            #expect(model.batches == 20 && model.imagePrice == before, "delay \(delay)")
+            #expect(before.map { abs($0 - 3_667) <= 40 } == true, "delay \(delay): \(String(describing: before))")
+        }
     }
 
     /// The pacing fits what it was told of each batch: the price comes from round trips.
@@ -95,7 +144,7 @@ struct ParseCostModelTests {
             let whole = batch % 3, strips = (batch * 7) % 5 + 1
             let bytes = whole * 9_000 + strips * 1_500, images = whole + strips
             pacing.requested(cost: bytes + 3_700 * images, bytes: bytes, images: images, at: time)
-            time += .microseconds(500) + .nanoseconds(60 * bytes) + .microseconds(600 * images)
+            time += .milliseconds(60) + .nanoseconds(60 * bytes) + .microseconds(600 * images)  // a link's delay in each
             pacing.answered(at: time, period: Self.period)
             time += .milliseconds(20)
         }

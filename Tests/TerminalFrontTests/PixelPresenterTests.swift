@@ -261,6 +261,30 @@ extension PresenterTests {
             }
         }
 
+        /// The learned price also decides whether a picture goes whole: at 2,000 bytes an
+        /// image it still goes as the frame's first (within four budgets), at 8,000 it would
+        /// cost more than four and its rows go as strips, the first now, the rest later. The
+        /// receipt counts graphics sent between frames (kitty transmissions) as bytes.
+        @Test func aLearnedPriceDecidesWhetherAPictureGoesWhole() throws {
+            let image = PixelImage(id: 8, columns: 4, strips: Self.image.strips, fallback: Self.image.fallback, reachesBelowItsRow: true, whole: Self.wholeBytes)
+            for (learned, whole, strips) in [(nil, 1, 0), (2_000, 1, 0), (8_000, 0, 1)] as [(Int?, Int, Int)] {
+                try PresenterTests.withHeadlessPresenter(rows: Self.rows, columns: Self.columns) { presenter in
+                    presenter.enablePixelImages()
+                    presenter.updatePixelImages(defined: [image], forgotten: [])
+                    presenter.pixelBytesPerFrame = 2_000
+                    presenter.imagePrice = learned
+                    presenter.asksForParseReceipt = true
+                    presenter.sendGraphics([UInt8](repeating: 0x20, count: 300))
+                    presenter.present(Self.canvas(showing: image, top: 4))
+                    let sent = presenter.pixelImagesSent
+                    #expect(sent.whole == whole && sent.strips == strips, "learned \(String(describing: learned)): \(sent)")
+                    let bytes = (whole == 1 ? Self.wholeBytes.count : Self.image.strips[0].count) + 300
+                    let receipt = presenter.takeReceipt()
+                    #expect(receipt?.bytes == bytes && receipt?.images == 1 && receipt?.cost == bytes + (learned ?? 0), "\(String(describing: receipt))")
+                }
+            }
+        }
+
         /// A budget of 0 (an answer to a parse request awaited) lets nothing through, not even
         /// the first strip; the next frame with a budget draws them.
         @Test func aBudgetOfNothingSendsNoStrip() throws {

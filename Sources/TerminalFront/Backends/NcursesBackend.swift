@@ -148,7 +148,7 @@ public final class NcursesBackend: TerminalBackend, TerminalImageOutput, Termina
         (statistics.wholePicturesSent, statistics.pixelStripsSent) = presenter.pixelImagesSent
         statistics.parseRequestsLost = parsePacing.lost
         (statistics.parseRoundTripMedian, statistics.parseRoundTripWorst) = (parsePacing.roundTripFigures?.median, parsePacing.roundTripFigures?.worst)
-        (statistics.imagePrice, statistics.batchesFitted) = (parsePacing.imagePrice, parsePacing.costs.batches)
+        (statistics.imagePrice, statistics.batchesFitted) = (pacesByParse ? parsePacing.imagePrice : nil, parsePacing.costs.batches)
         (statistics.imagePriceFitted, statistics.imagePriceError) = (parsePacing.costs.fittedPrice?.price, parsePacing.costs.fittedPrice?.error)
         return statistics
     }

@@ -4,17 +4,22 @@
 /// answer's way back, a network's delay, the frame's text) that neither explains.
 ///
 /// Their ratio is the price of an image in bytes, which `PixelImagePainter` adds to each
-/// image's bytes when it fills a frame's allowance. Sixel's encoder gives a prior (xterm
-/// parsed here as if each image were 3.7 KB more, `SixelGraphics.costPerImage`, D-077); a
-/// terminal on another machine, or another terminal, pays its own, and this learns it.
+/// image's bytes when it fills a frame's allowance, in place of the encoder's prior: 3.7 KB
+/// for sixel (xterm on the Intel machine, `SixelGraphics.costPerImage`, D-077), 0 for kitty
+/// placements and iTerm2 images. The same pages cost 0.87 KB an image in xterm on the AMD
+/// machine (D-081): a terminal on another machine, or another terminal, pays its own.
 ///
 /// The two are told apart only when batches mix bytes and images in different proportions
 /// (whole pictures beside strips, pages of small and large pictures). While they do not (a
 /// fling of whole thumbnails of one size), no price is given and the prior stands; there
 /// it does not matter, because the allowance, learned in the same units, already says how
-/// many such pictures a frame takes. Batches the terminal took more than ``stallPeriods``
-/// frame periods over are left out: they are the terminal's own stalls (xterm sharing its
-/// cores), not what the batch cost, and one of them would pull the fit for dozens of batches.
+/// many such pictures a frame takes. Batches whose round trip exceeded the shortest one by
+/// more than ``stallPeriods`` frame periods are left out: they are the terminal's own stalls
+/// (xterm sharing its cores), not what the batch cost, and one of them would pull the fit
+/// for dozens of batches. (The shortest is subtracted first: over ssh every answer carries
+/// the network's delay.) The price may come and go from one frame to the next as its error
+/// crosses ``maximumError``; the allowance, in the units of the moment, follows within a
+/// few batches.
 ///
 /// Pure arithmetic on what it is given: tests drive it with a simulated terminal's costs.
 public struct ParseCostModel: Sendable, Equatable {
@@ -30,11 +35,13 @@ public struct ParseCostModel: Sendable, Equatable {
     public static let minimumSpread = 0.1
     /// The prices believed, in bytes an image: a fit outside is clamped into it.
     public static let priceRange = 0...(64 << 10)
-    /// Round trips longer than this many frame periods are not fitted (stalls).
+    /// Round trips longer than the shortest by more than this many frame periods are not
+    /// fitted (stalls).
     public static let stallPeriods = 4
-    /// The price's standard error, in bytes, above which it is not given: a terminal's
-    /// round trips are noisy (xterm's vary by milliseconds for the same batch), and a fit
-    /// over batches that barely differ in their mix swings from 0 to 64 KB between runs.
+    /// The price's standard error, in bytes, above which it is not given (the error of a
+    /// ratio of two fitted costs, both uncertain: the delta method): a terminal's round
+    /// trips are noisy (xterm's vary by milliseconds for the same batch), and a fit over
+    /// batches that barely differ in their mix swung from 0 to 64 KB between runs.
     public static let maximumError = 1_000.0
 
     /// Weighted sums of the batches' bytes (b), images (i) and round trips (t, seconds).
@@ -46,9 +53,10 @@ public struct ParseCostModel: Sendable, Equatable {
     public init() {}
 
     /// A batch of `bytes` pixel bytes in `images` images came back after `roundTrip`, at a
-    /// frame period of `period`.
-    public mutating func add(bytes: Int, images: Int, roundTrip: Duration, period: Duration) {
-        guard roundTrip <= period * Self.stallPeriods else { return }
+    /// frame period of `period`; `shortest` is the shortest round trip seen (this one
+    /// included), the delay no batch shortens.
+    public mutating func add(bytes: Int, images: Int, roundTrip: Duration, shortest: Duration = .zero, period: Duration) {
+        guard roundTrip - shortest <= period * Self.stallPeriods else { return }
         sums.fade(by: Self.forgetting)
         sums.add(b: Double(bytes), i: Double(images), t: Double(roundTrip.nanoseconds) / 1e9)
         batches += 1
@@ -65,13 +73,16 @@ public struct ParseCostModel: Sendable, Equatable {
         let perImage = (centred.bb * centred.it - centred.bi * centred.bt) / det
         guard perByte > 0 else { return nil }
         let fixed = centred.mean.t - perByte * centred.mean.b - perImage * centred.mean.i
-        // The residuals' variance, and the image coefficient's over the batches' effective
-        // number (weights fade): what is left of the images' spread once bytes explain
-        // their part, det / bb, is what tells the two apart.
+        // The residuals' variance over the batches' effective number (weights fade); the
+        // two costs' covariance is residual / (count · det) · [[ii, −bi], [−bi, bb]], and the
+        // price p = perImage / perByte varies, to first order (the delta method), by
+        // residual / (count · det) · (bb + 2 p bi + p² ii) / perByte².
         let count = sums.effectiveCount
         let residual = max(0, centred.tt - perByte * centred.bt - perImage * centred.it) * count / max(count - 3, 1)
-        let imageError = (residual / (count * det / centred.bb)).squareRoot()
-        return (perByte, perImage, fixed, imageError / perByte)
+        let price = perImage / perByte
+        let spread = max(0, centred.bb + 2 * price * centred.bi + price * price * centred.ii)
+        let priceError = (residual / (count * det) * spread).squareRoot() / perByte
+        return (perByte, perImage, fixed, priceError)
     }
 
     /// The price the fit gives and its standard error, in bytes, whether or not it is within
@@ -86,8 +97,8 @@ public struct ParseCostModel: Sendable, Equatable {
     /// not within ``maximumError``).
     public var imagePrice: Int? {
         guard let fit, fit.priceError <= Self.maximumError else { return nil }
-        let price = fit.perImage / fit.perByte
-        return min(max(Int(price.rounded()), Self.priceRange.lowerBound), Self.priceRange.upperBound)
+        let price = min(max(fit.perImage / fit.perByte, Double(Self.priceRange.lowerBound)), Double(Self.priceRange.upperBound))
+        return Int(price.rounded())
     }
 }
 

@@ -96,12 +96,12 @@ public struct ParsePacing: Sendable {
         answered += 1
         let took = max(time - request.sentAt, .microseconds(100))
         record(took)
-        if request.bytes > 0 || request.images > 0 {
-            costs.add(bytes: request.bytes, images: request.images, roundTrip: took, period: period)
-        }
         // What the terminal's parse took: the round trip less the shortest one seen, which
         // is the part no batch shortens (a network's delay over ssh, the read of the answer).
         shortest = min(shortest ?? took, took)
+        if request.bytes > 0 || request.images > 0 {
+            costs.add(bytes: request.bytes, images: request.images, roundTrip: took, shortest: shortest ?? took, period: period)
+        }
         let parse = took - (shortest ?? .zero)
         let target = period * Self.target
         if parse <= target {
