@@ -15,7 +15,8 @@ Starts Xvfb and an xterm emulating a VT340 (sixel graphics) running the app with
   3. after the window is made smaller (xdotool windowsize: a resize the app relays out for),
      the thumbnails come back as photo pixels at their new size (a cut thumbnail row is
      never drawn as pixels, so a grid that kept its old thumbnails would show mosaics);
-  4. `q` quits with status 0;
+  4. `q` quits with status 0, and its report (`--report json`) says xterm answered the parse
+     requests (D-078) and that the answered batches reached the fit of their costs (D-081);
   5. with --feed-server: the same over a feed (destinations-feed on loopback, 60 posts): the
      first screen holds photo pixels too (a feed's photos once came out as symbols whatever
      the terminal could show, D-065), and `q` quits with status 0.

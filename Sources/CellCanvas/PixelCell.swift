@@ -72,7 +72,7 @@ public struct PixelImage: Sendable, Hashable {
     /// it sends until the terminal's answers price an image themselves (TerminalFront's
     /// `ParseCostModel`, D-081). xterm's cost of a sixel image was about 0.22 ms beside
     /// 0.06 ms a kilobyte on the Intel machine (D-077): an image's parse worth about 3.7 KB,
-    /// twice a thumbnail strip's own bytes (0.87 KB on the AMD machine).
+    /// twice a thumbnail strip's own bytes; on the AMD machine an image was worth 0.87 KB.
     public let costPerImage: Int
 
     /// A picture of `strips.count` rows of `columns` cells; `fallback` holds `columns × rows` cells.

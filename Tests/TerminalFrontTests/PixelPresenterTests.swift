@@ -219,28 +219,12 @@ extension PresenterTests {
         }
 
         /// D-077: the budget counts what the terminal's work on each image is worth, besides
-        /// its bytes: two 1,000-byte strips fit 2,500 bytes, not when each image costs 1,000 more.
-        @Test func theBudgetCountsEachImagesCost() throws {
-            for (cost, strips) in [(0, 2), (1_000, 1)] {
-                let image = PixelImage(id: 9, columns: 4, strips: Self.image.strips, fallback: Self.image.fallback, reachesBelowItsRow: true,
-                                       costPerImage: cost)
-                try PresenterTests.withHeadlessPresenter(rows: Self.rows, columns: Self.columns) { presenter in
-                    presenter.enablePixelImages()
-                    presenter.updatePixelImages(defined: [image], forgotten: [])
-                    presenter.pixelBytesPerFrame = 2_500
-                    var canvas = Canvas(columns: Self.columns, rows: Self.rows)
-                    canvas.blit(PixelGrid(image: image), at: Point(x: 2, y: 4), clip: Rect(x: 0, y: 0, width: Self.columns, height: Self.rows))
-                    presenter.present(canvas)
-                    #expect(presenter.pixelStripsInLastFrame == strips && presenter.hasDeferredPixels, "cost \(cost)")
-                }
-            }
-        }
-
-        /// A price learned from the terminal's answers (``ParseCostModel``) takes the place of
-        /// each image's prior, both ways; the parse request's receipt says the batch's cost,
-        /// its bytes and its images, which is what the price is fitted from.
-        @Test func aLearnedPriceTakesThePriorsPlaceAndTheReceiptSaysBytesAndImages() throws {
-            for (prior, learned, strips) in [(0, 1_000, 1), (1_000, 0, 2), (1_000, 200, 2)] {
+        /// its bytes: two 1,000-byte strips fit 2,500 bytes, not when each image costs 1,000
+        /// more. A price learned from the terminal's answers (``ParseCostModel``, D-081) takes
+        /// the place of each image's prior, both ways; the parse request's receipt says the
+        /// batch's cost, its bytes and its images, which is what the price is fitted from.
+        @Test func theBudgetCountsEachImagesCostPriorOrLearned() throws {
+            for (prior, learned, strips) in [(0, nil, 2), (1_000, nil, 1), (0, 1_000, 1), (1_000, 0, 2), (1_000, 200, 2)] as [(Int, Int?, Int)] {
                 let image = PixelImage(id: 9, columns: 4, strips: Self.image.strips, fallback: Self.image.fallback, reachesBelowItsRow: true,
                                        costPerImage: prior)
                 try PresenterTests.withHeadlessPresenter(rows: Self.rows, columns: Self.columns) { presenter in
@@ -252,10 +236,11 @@ extension PresenterTests {
                     var canvas = Canvas(columns: Self.columns, rows: Self.rows)
                     canvas.blit(PixelGrid(image: image), at: Point(x: 2, y: 4), clip: Rect(x: 0, y: 0, width: Self.columns, height: Self.rows))
                     presenter.present(canvas)
-                    #expect(presenter.pixelStripsInLastFrame == strips, "prior \(prior), learned \(learned)")
+                    let label = "prior \(prior), learned \(String(describing: learned))"
+                    #expect(presenter.pixelStripsInLastFrame == strips && presenter.hasDeferredPixels, "\(label)")
                     let receipt = presenter.takeReceipt()
                     let bytes = Self.image.strips[0..<strips].reduce(0) { $0 + $1.count }
-                    #expect(receipt?.bytes == bytes && receipt?.images == strips && receipt?.cost == bytes + strips * learned)
+                    #expect(receipt?.bytes == bytes && receipt?.images == strips && receipt?.cost == bytes + strips * (learned ?? prior), "\(label)")
                     #expect(presenter.takeReceipt() == nil, "taken once")
                 }
             }
