@@ -227,12 +227,7 @@ extension PresenterTests {
             for (prior, learned, strips) in [(0, nil, 2), (1_000, nil, 1), (0, 1_000, 1), (1_000, 0, 2), (1_000, 200, 2)] as [(Int, Int?, Int)] {
                 let image = PixelImage(id: 9, columns: 4, strips: Self.image.strips, fallback: Self.image.fallback, reachesBelowItsRow: true,
                                        costPerImage: prior)
-                try PresenterTests.withHeadlessPresenter(rows: Self.rows, columns: Self.columns) { presenter in
-                    presenter.enablePixelImages()
-                    presenter.updatePixelImages(defined: [image], forgotten: [])
-                    presenter.pixelBytesPerFrame = 2_500
-                    presenter.imagePrice = learned
-                    presenter.asksForParseReceipt = true
+                try Self.withPricedPresenter(showing: image, budget: 2_500, price: learned) { presenter in
                     var canvas = Canvas(columns: Self.columns, rows: Self.rows)
                     canvas.blit(PixelGrid(image: image), at: Point(x: 2, y: 4), clip: Rect(x: 0, y: 0, width: Self.columns, height: Self.rows))
                     presenter.present(canvas)
@@ -253,12 +248,7 @@ extension PresenterTests {
         @Test func aLearnedPriceDecidesWhetherAPictureGoesWhole() throws {
             let image = PixelImage(id: 8, columns: 4, strips: Self.image.strips, fallback: Self.image.fallback, reachesBelowItsRow: true, whole: Self.wholeBytes)
             for (learned, whole, strips) in [(nil, 1, 0), (2_000, 1, 0), (8_000, 0, 1)] as [(Int?, Int, Int)] {
-                try PresenterTests.withHeadlessPresenter(rows: Self.rows, columns: Self.columns) { presenter in
-                    presenter.enablePixelImages()
-                    presenter.updatePixelImages(defined: [image], forgotten: [])
-                    presenter.pixelBytesPerFrame = 2_000
-                    presenter.imagePrice = learned
-                    presenter.asksForParseReceipt = true
+                try Self.withPricedPresenter(showing: image, budget: 2_000, price: learned) { presenter in
                     presenter.sendGraphics([UInt8](repeating: 0x20, count: 300))
                     presenter.present(Self.canvas(showing: image, top: 4))
                     let sent = presenter.pixelImagesSent
@@ -267,6 +257,19 @@ extension PresenterTests {
                     let receipt = presenter.takeReceipt()
                     #expect(receipt?.bytes == bytes && receipt?.images == 1 && receipt?.cost == bytes + (learned ?? 0), "\(String(describing: receipt))")
                 }
+            }
+        }
+
+        /// A headless presenter that knows `image`, with a budget of `budget` cost units a
+        /// frame, `price` as the learned price of an image, and a parse receipt asked for.
+        static func withPricedPresenter(showing image: PixelImage, budget: Int, price: Int?, _ body: (CanvasPresenter) throws -> Void) throws {
+            try PresenterTests.withHeadlessPresenter(rows: rows, columns: columns) { presenter in
+                presenter.enablePixelImages()
+                presenter.updatePixelImages(defined: [image], forgotten: [])
+                presenter.pixelBytesPerFrame = budget
+                presenter.imagePrice = price
+                presenter.asksForParseReceipt = true
+                try body(presenter)
             }
         }
 

@@ -48,6 +48,10 @@ public struct ParseCostModel: Sendable, Equatable {
     private var sums = Sums()
     /// Batches fitted so far.
     public private(set) var batches = 0
+    /// What an image costs the terminal beside its bytes, in bytes (nil: not learned yet, or
+    /// not within ``maximumError``). Solved once a batch, when it is fitted: the backend
+    /// reads it every frame.
+    public private(set) var imagePrice: Int?
 
     /// Nothing fitted yet.
     public init() {}
@@ -60,6 +64,11 @@ public struct ParseCostModel: Sendable, Equatable {
         sums.fade(by: Self.forgetting)
         sums.add(b: Double(bytes), i: Double(images), t: Double(roundTrip.nanoseconds) / 1e9)
         batches += 1
+        imagePrice = fit.flatMap { fit in
+            guard fit.priceError <= Self.maximumError else { return nil }
+            let price = min(max(fit.perImage / fit.perByte, Double(Self.priceRange.lowerBound)), Double(Self.priceRange.upperBound))
+            return Int(price.rounded())
+        }
     }
 
     /// The fitted costs in seconds (a byte, an image, and the fixed part) and the standard
@@ -93,13 +102,6 @@ public struct ParseCostModel: Sendable, Equatable {
         return (Int(price.rounded()), Int(error.rounded()))
     }
 
-    /// What an image costs the terminal beside its bytes, in bytes (nil: not learned yet, or
-    /// not within ``maximumError``).
-    public var imagePrice: Int? {
-        guard let fit, fit.priceError <= Self.maximumError else { return nil }
-        let price = min(max(fit.perImage / fit.perByte, Double(Self.priceRange.lowerBound)), Double(Self.priceRange.upperBound))
-        return Int(price.rounded())
-    }
 }
 
 extension ParseCostModel {
