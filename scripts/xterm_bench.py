@@ -74,7 +74,6 @@ def run_one(env, binary, graphics, rate, seed, seconds, stress, home, scenario, 
         "batches_fitted": (data["terminal"].get("parse_round_trip_ms") or {}).get("batches_fitted"),
         "fitted_price": (data["terminal"].get("parse_round_trip_ms") or {}).get("fitted_price_bytes"),
         "fitted_error": (data["terminal"].get("parse_round_trip_ms") or {}).get("fitted_price_error_bytes"),
-        "rested": (data["terminal"].get("parse_round_trip_ms") or {}).get("rested_frames"),
         "p99": data["commit_ms"]["p99"], "max": data["commit_ms"]["max"], "frames": data["frames"],
         "bytes_per_frame": data["bytes_per_frame"], "placeholders": data["placeholder_cell_frames_pct"],
         "whole_images": (data["terminal"].get("pixel_images") or {}).get("whole"),
@@ -118,7 +117,7 @@ def main():
                     print(json.dumps(result), flush=True)
                     if "error" not in result:
                         runs.append(result)
-                figures = {key: summary(runs, key) for key in ["hitch_ratio", "commit_hitches", "commit_from_waiting", "terminal_hitches", "coalesced", "p99", "max", "drain_p50", "parse_p50", "parse_max", "image_price", "rested", "placeholders", "bytes_per_frame", "whole_images", "strip_images", "settle_p50", "settle_max"]}
+                figures = {key: summary(runs, key) for key in ["hitch_ratio", "commit_hitches", "commit_from_waiting", "terminal_hitches", "coalesced", "p99", "max", "drain_p50", "parse_p50", "parse_max", "image_price", "placeholders", "bytes_per_frame", "whole_images", "strip_images", "settle_p50", "settle_max"]}
                 print(json.dumps({"summary": f"{options.terminal} {options.scenario} {graphics} {rate} Hz{' stress ' + str(options.stress) if options.stress else ''}{' ' + ' '.join(options.xrm) if options.xrm else ''}", "runs": len(runs), "runs_under_5_ms_per_s": sum(r["hitch_ratio"] < 5 for r in runs if "hitch_ratio" in r), **figures}), flush=True)
     finally:
         server.terminate()

@@ -67,8 +67,6 @@ public final class NcursesBackend: TerminalBackend, TerminalImageOutput, Termina
     /// that are not handed a clock.
     private var lastTick = (time: Duration.zero, at: ContinuousClock.now)
     private var pacesByParse: Bool { session.answersParseRequests && !parsePacing.hasGivenUp }
-    /// Frames whose pixels waited for the terminal's rest after a batch (D-082).
-    private var restedFrames = 0
     /// The last ceiling the app planned optional bytes under (a miss cuts from there).
     private var optionalCeiling = Int.max
     private var writer: TerminalWriter { session.writer }
@@ -132,11 +130,7 @@ public final class NcursesBackend: TerminalBackend, TerminalImageOutput, Termina
         let byRate = pacing.optionalBytesPerFrame(hertz: hertz, ceiling: ceiling, pending: 0)
         // Both: the answers say what the terminal parses, the rate what the link carries
         // (a terminal behind a slow link answers each batch quickly while text fills it).
-        if pacesByParse {
-            let now = frameTime()
-            if !parsePacing.isAwaiting, parsePacing.isResting(at: now) { restedFrames += 1 }
-            return min(byRate, parsePacing.bytesForNextFrame(ceiling: .max, at: now))
-        }
+        if pacesByParse { return min(byRate, parsePacing.bytesForNextFrame(ceiling: .max)) }
         return byRate
     }
 
@@ -153,7 +147,6 @@ public final class NcursesBackend: TerminalBackend, TerminalImageOutput, Termina
         statistics.parseAnswers = parsePacing.answered
         (statistics.wholePicturesSent, statistics.pixelStripsSent) = presenter.pixelImagesSent
         statistics.parseRequestsLost = parsePacing.lost
-        statistics.parseRestedFrames = restedFrames
         (statistics.parseRoundTripMedian, statistics.parseRoundTripWorst) = (parsePacing.roundTripFigures?.median, parsePacing.roundTripFigures?.worst)
         (statistics.imagePrice, statistics.batchesFitted) = (pacesByParse ? parsePacing.imagePrice : nil, parsePacing.costs.batches)
         (statistics.imagePriceFitted, statistics.imagePriceError) = (parsePacing.costs.fittedPrice?.price, parsePacing.costs.fittedPrice?.error)

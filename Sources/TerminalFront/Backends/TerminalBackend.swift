@@ -203,8 +203,6 @@ public struct OutputStatistics: Sendable, Equatable {
     /// The price the last fit gave and its standard error, in bytes, taken or not (nil: the
     /// batches could not tell bytes from images).
     public var imagePriceFitted: Int?, imagePriceError: Int?
-    /// Frames at which pixels waited for the terminal's rest after a slow batch (D-082).
-    public var parseRestedFrames = 0
 
     /// Nothing measured yet.
     public init() {}

@@ -6,12 +6,10 @@
 /// ``OutputPacing`` learns from misses: it probes up until the terminal stops reading for a
 /// tick, halves, and probes again, so a fling in xterm drawing sixel missed a few ticks every
 /// run. A round trip says how long the parse took before anything is missed, so:
-/// - one request at a time: no pixels go while an answer is awaited (``bytesForNextFrame(ceiling:at:)``
+/// - one request at a time: no pixels go while an answer is awaited (``bytesForNextFrame(ceiling:)``
 ///   is 0), so the terminal is never handed a second batch of pixels while it parses the first;
-/// - after each answer the terminal rests as long as the batch took (``share``): a slow parse
-///   is followed by a pause to read the text that queued behind it;
 /// - a batch parsed within ``target`` of a frame period, that used at least half of what it
-///   was allowed, lets the next one be ``growth`` larger, up to ``largestBatch``; a slower one scales the allowance
+///   was allowed, lets the next one be ``growth`` larger; a slower one scales the allowance
 ///   down by the ratio of the target to the time it took (not below one item: a frame
 ///   always sends its first). The time it took is the round trip less the shortest seen
 ///   (``shortest``): over ssh the network's delay is in every answer and is no parse.
@@ -33,23 +31,9 @@ public struct ParsePacing: Sendable {
     public static let target = 0.75
     /// Growth of the allowance after a batch parsed within the target.
     public static let growth = 1.25
-    /// The most a batch may cost, in cost units, however fast the terminal parsed the last
-    /// ones (D-082): about what a Linux pty takes at once (in xterm here the kernel took
-    /// 8.4 KB of a batch at the median, 14 KB at the 90th percentile, when it was handed
-    /// over), so a batch waits in the kernel, not in the writer, and a slow parse holds
-    /// one picture, not four, before the text behind it. A picture that costs more goes
-    /// alone (a frame's first item always goes).
-    public static let largestBatch = 16 * 1024
-    /// The first allowance, in cost units, before anything was measured: the largest batch
-    /// (about three thumbnail strips with their image cost).
-    public static let firstAllowance = largestBatch
-    /// The share of the terminal's time that batches of pixels may take: after each answer
-    /// the next batch waits until the terminal has had `1 / share − 1` times the last parse
-    /// to itself (D-082). Half: a batch parsed in 2 ms is followed by 2 ms of rest, one that
-    /// took 30 ms (xterm sharing its cores with Xvfb and the app) by 30 ms, in which it reads
-    /// the text that queued behind it before the next picture lands on top. The allowance
-    /// says how large a batch may be; this says how often one may come.
-    public static let share = 0.5
+    /// The first allowance, in cost units, before anything was measured (about four
+    /// thumbnail strips with their image cost).
+    public static let firstAllowance = 24 * 1024
     /// How long an answer is waited for before the request counts as lost.
     public static let timeout = Duration.seconds(1)
     /// Requests lost in a row after which the terminal is taken not to answer.
@@ -76,8 +60,6 @@ public struct ParsePacing: Sendable {
     private var nextSample = 0
     /// What a byte and an image cost this terminal, fitted from the round trips.
     public private(set) var costs = ParseCostModel()
-    /// No batch before this time: the terminal's rest after the last one (``share``).
-    public private(set) var restsUntil: Duration?
 
     /// Pacing that has measured nothing yet.
     public init() {}
@@ -85,16 +67,12 @@ public struct ParsePacing: Sendable {
     /// An answer is awaited: no pixels until it comes.
     public var isAwaiting: Bool { awaited != nil }
 
-    /// Cost units a frame at `time` may spend on pixels: 0 while an answer is awaited or the
-    /// terminal rests after the last batch (``restsUntil``), else the allowance (at most
-    /// `ceiling`, at least 1 so that the first item goes).
-    public func bytesForNextFrame(ceiling: Int, at time: Duration) -> Int {
-        guard awaited == nil, !isResting(at: time) else { return 0 }
+    /// Cost units the next frame may spend on pixels: 0 while an answer is awaited, else the
+    /// allowance (at most `ceiling`, at least 1 so that the first item goes).
+    public func bytesForNextFrame(ceiling: Int) -> Int {
+        guard awaited == nil else { return 0 }
         return max(1, min(ceiling, Int(allowance)))
     }
-
-    /// The terminal rests at `time` after the last batch: no pixels yet (``share``).
-    public func isResting(at time: Duration) -> Bool { time < restsUntil ?? .zero }
 
     /// A frame whose pixels cost `cost` ended with ``request`` and was handed over at `time`;
     /// they were `bytes` bytes in `images` images (0 and 0: not known, not fitted).
@@ -128,10 +106,9 @@ public struct ParsePacing: Sendable {
             costs.add(bytes: request.bytes, images: request.images, roundTrip: took, shortest: shortest, period: period)
         }
         let parse = took - shortest
-        restsUntil = time + parse * (1 / Self.share - 1)
         let target = period * Self.target
         if parse <= target {
-            if Double(request.cost) >= allowance / 2 { allowance = min(allowance * Self.growth, Double(Self.largestBatch)) }
+            if Double(request.cost) >= allowance / 2 { allowance *= Self.growth }
         } else {
             let scaled = Double(request.cost) * (target / parse)
             allowance = max(1, min(allowance, scaled))
