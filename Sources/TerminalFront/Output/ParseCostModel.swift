@@ -17,7 +17,8 @@
 /// more than ``stallPeriods`` frame periods are left out: they are the terminal's own stalls
 /// (xterm sharing its cores), not what the batch cost, and one of them would pull the fit
 /// for dozens of batches. (The shortest is subtracted first: over ssh every answer carries
-/// the network's delay.) The price may come and go from one frame to the next as its error
+/// the network's delay.) ``ParsePacing`` does not add the first answer, its own shortest.
+/// The price may come and go from one batch to the next as its error
 /// crosses ``maximumError``; the allowance, in the units of the moment, follows within a
 /// few batches.
 ///
