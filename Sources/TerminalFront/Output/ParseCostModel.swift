@@ -102,7 +102,6 @@ public struct ParseCostModel: Sendable, Equatable {
         let price = max(-1e9, min(1e9, fit.perImage / fit.perByte)), error = min(1e9, fit.priceError)
         return (Int(price.rounded()), Int(error.rounded()))
     }
-
 }
 
 extension ParseCostModel {
