@@ -100,7 +100,10 @@ class XtermScreen:
             if rows is not None and predicate(rows):
                 return rows
             time.sleep(0.5)
-        fail(f"{what}; xterm's screen:\n" + ("\n".join("".join(row) for row in rows) if rows else "(no dump)"))
+        # Where no dump came, say why it could not: xterm gone, or its shell never wrote the tty.
+        state = "running" if self.process.poll() is None else f"exited with {self.process.returncode}"
+        tty = "present" if os.path.exists(self.tty_file) else "absent"
+        fail(f"{what} (xterm {state}, tty file {tty}); xterm's screen:\n" + ("\n".join("".join(row) for row in rows) if rows else "(no dump)"))
 
 
 def text_of(rows):
