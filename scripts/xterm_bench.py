@@ -77,6 +77,7 @@ def run_one(env, binary, graphics, rate, seed, seconds, stress, home, scenario, 
         "p99": data["commit_ms"]["p99"], "max": data["commit_ms"]["max"], "frames": data["frames"],
         "bytes_per_frame": data["bytes_per_frame"], "placeholders": data["placeholder_cell_frames_pct"],
         "whole_images": (data["terminal"].get("pixel_images") or {}).get("whole"),
+        "terminal_busy_frames": data.get("terminal_busy_frames"),
         "strip_images": (data["terminal"].get("pixel_images") or {}).get("strips"),
         "settle_p50": (data.get("settle_ms") or {}).get("p50"), "settle_max": (data.get("settle_ms") or {}).get("max"),
         "rests": (data.get("settle_ms") or {}).get("rests"),
@@ -117,7 +118,7 @@ def main():
                     print(json.dumps(result), flush=True)
                     if "error" not in result:
                         runs.append(result)
-                figures = {key: summary(runs, key) for key in ["hitch_ratio", "commit_hitches", "commit_from_waiting", "terminal_hitches", "coalesced", "p99", "max", "drain_p50", "parse_p50", "parse_max", "image_price", "placeholders", "bytes_per_frame", "whole_images", "strip_images", "settle_p50", "settle_max"]}
+                figures = {key: summary(runs, key) for key in ["hitch_ratio", "commit_hitches", "commit_from_waiting", "terminal_hitches", "coalesced", "p99", "max", "drain_p50", "parse_p50", "parse_max", "image_price", "placeholders", "bytes_per_frame", "whole_images", "strip_images", "terminal_busy_frames", "settle_p50", "settle_max"]}
                 print(json.dumps({"summary": f"{options.terminal} {options.scenario} {graphics} {rate} Hz{' stress ' + str(options.stress) if options.stress else ''}{' ' + ' '.join(options.xrm) if options.xrm else ''}", "runs": len(runs), "runs_under_5_ms_per_s": sum(r["hitch_ratio"] < 5 for r in runs), **figures}), flush=True)
     finally:
         server.terminate()

@@ -205,6 +205,9 @@ final class BusyLoader: AssetLoading {
         accepted.append(request)
         return true
     }
+    /// What ``noteTerminalBusy(_:)`` was told, frame by frame.
+    var terminalBusy: [Bool] = []
+    func noteTerminalBusy(_ busy: Bool) { terminalBusy.append(busy) }
 }
 
 @Suite struct AssetStoreHandOverTests {

@@ -138,6 +138,31 @@ public final class ImageLoader: AssetLoading, Sendable {
         pump(waiting: false)
     }
 
+    /// While the terminal works on the app's frames, and for ``terminalHold`` after, one
+    /// decoding thread fewer runs (at least one): the terminal gets a core. The pool's
+    /// threads are `SCHED_IDLE`, but only among the app's own threads: a terminal starts the
+    /// app in a session of its own, and with the kernel's autogroups (Debian's default) each
+    /// session is one group with a normal share of the cores, so two decoding threads held
+    /// both cores against xterm and the kernel worker that hands it the pty's bytes, and a
+    /// fling's frames waited for xterm 10–60 ms now and then (D-083).
+    public func noteTerminalBusy(_ busy: Bool) {
+        let time = now()
+        if busy { lastBusy.store(time.nanoseconds, ordering: .relaxed) }
+        let held = time.nanoseconds - lastBusy.load(ordering: .relaxed) < Self.terminalHold.nanoseconds
+        pool.limitRunning(to: held ? pool.workerCount - 1 : .max)
+    }
+
+    /// How long the decoders keep leaving a core after the terminal last had work: a fling
+    /// sends pixels every other frame or so, and a limit lifted and set again at each
+    /// frame woke a thread each time; with `--stress 2` that doubled the late commits (D-083).
+    public static let terminalHold = Duration.milliseconds(100)
+    /// When the terminal last had work (``noteTerminalBusy(_:)``, ns on ``now``; far in the
+    /// past at first).
+    private let lastBusy = Atomic(Int64.min / 2)
+
+    /// How many decoding threads may run at once now (``noteTerminalBusy(_:)``).
+    var decodingLimit: Int { pool.running.limit }
+
     /// True while requests wait for ``startQueuedWork()``, or a frame's look found the lock
     /// taken (a quiet frame loop must not sleep on them). Never waits for the lock.
     public var hasDueCompletions: Bool {

@@ -42,6 +42,10 @@ public protocol AssetLoading: AnyObject {
     /// scripted loader's completions due by now, the network loader's requests waiting to
     /// start. A quiet frame loop does not sleep while it is true.
     var hasDueCompletions: Bool { get }
+    /// Called after each commit with whether the terminal is still working on what the app
+    /// sent (bytes it has not read, pixels it has not parsed): a loader whose threads compete
+    /// with it for the cores leaves it one while it works (D-083). Default: nothing.
+    func noteTerminalBusy(_ busy: Bool)
 }
 
 extension AssetLoading {
@@ -49,4 +53,5 @@ extension AssetLoading {
     public func startQueuedWork() {}
     public var nextDueTime: Duration? { nil }
     public var hasDueCompletions: Bool { false }
+    public func noteTerminalBusy(_ busy: Bool) {}
 }

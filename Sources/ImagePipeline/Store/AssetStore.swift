@@ -190,9 +190,12 @@ public final class AssetStore {
     /// Right after a commit, on the main thread: the loader starts the work the commit's
     /// requests queued (``AssetLoading/startQueuedWork()``). A frame loop calls it once the
     /// frame is handed over; until then nothing woken can take the frame loop's core.
-    public func startQueuedWork() {
+    /// `terminalBusy`: the terminal has not yet read or parsed everything it was sent, and
+    /// the loader leaves it a core (``AssetLoading/noteTerminalBusy(_:)``).
+    public func startQueuedWork(terminalBusy: Bool = false) {
         if !requests.unsubmitted.isEmpty { submitWaitingRequests() }
         loader.startQueuedWork()
+        loader.noteTerminalBusy(terminalBusy)
     }
 
     /// Requests neither delivered nor cancelled.

@@ -1,5 +1,6 @@
 import Foundation
 import CoreKit
+import Synchronization
 
 /// A fixed set of threads that run jobs lowest priority value first (nearest the
 /// viewport first). Each thread builds its own `Context` (a decoder and a converter) and
@@ -15,6 +16,11 @@ import CoreKit
 /// best afford that. The first job a pool thread runs freely ends it (D-055: with one
 /// rescuer that ran only when no pool thread had *taken* a job for 200 ms, a fling over a
 /// feed on a busy machine showed half its cell-frames as placeholders).
+///
+/// How many pool threads run jobs at once can be limited (``limitRunning(to:)``): while a
+/// terminal on this machine parses the app's pixels, the pool leaves it a core (D-083).
+/// Rescue threads are not limited, nor is a starved pool: its threads get no core anyway,
+/// and the limit would only keep jobs from them.
 final class WorkerPool<Context>: Sendable {
     typealias Job = @Sendable (Context) -> Void
 
@@ -34,11 +40,20 @@ final class WorkerPool<Context>: Sendable {
         /// When a pool thread (not a rescuer) last finished a job with a core to itself.
         var lastFreeRunAt: UInt64 = 0
         var starved = false
+        /// Pool threads running a job, how many may at once, and how many hold a wake-up
+        /// (a job was queued for them) but wait for one of those to finish.
+        var running = 0
+        var limit = Int.max
+        var parked = 0
     }
 
     private let queue = Lock(State())
     private let wakeUp = DispatchSemaphore(value: 0)
     private let rescueWakeUp = DispatchSemaphore(value: 0)
+    /// Wakes a parked pool thread: a running job ended, or the limit rose.
+    private let unpark = DispatchSemaphore(value: 0)
+    /// The limit the main thread last set (``limitRunning(to:)``), read only there.
+    private let limitSet = Atomic(Int.max)
     let workerCount: Int
     private let rescuerCount: Int
     /// How long a job may wait, with no pool thread running one freely, before the pool
@@ -74,13 +89,17 @@ final class WorkerPool<Context>: Sendable {
                     let wall = DispatchTime.now().uptimeNanoseconds, cpu = UInt64(ThreadCPUClock.now.nanoseconds)
                     job(context)
                     let end = DispatchTime.now().uptimeNanoseconds
-                    if Self.ranFreely(wall: end &- wall, cpu: UInt64(ThreadCPUClock.now.nanoseconds) &- cpu) {
-                        let at = self.now()
-                        queue.withLock { state in
+                    let free = Self.ranFreely(wall: end &- wall, cpu: UInt64(ThreadCPUClock.now.nanoseconds) &- cpu)
+                    let at = self.now()
+                    let wakeParked = queue.withLock { state in
+                        if free {
                             state.lastFreeRunAt = at
                             state.starved = false
                         }
+                        state.running -= 1
+                        return state.parked > 0 && (state.starved || state.running < state.limit) ? Self.takeParked(1, from: &state) : 0
                     }
+                    if wakeParked > 0 { unpark.signal() }
                 }
             }
             thread.name = "\(name) \(index)"
@@ -140,10 +159,42 @@ final class WorkerPool<Context>: Sendable {
 
     var queuedCount: Int { queue.withLock { $0.jobs.count } }
 
+    /// On the main thread, at most once a frame: at most `limit` pool threads run jobs at
+    /// once from now on (at least 1; `Int.max`: all of them). A job running goes on; a thread
+    /// over the limit waits before it takes the next. Never waits: when a worker holds the
+    /// pool's lock, the limit stays as it was and the next call sets it.
+    func limitRunning(to limit: Int) {
+        let limit = max(1, limit)
+        guard limit != limitSet.load(ordering: .relaxed) else { return }
+        let woken: Int? = queue.withLockIfAvailable { state in
+            state.limit = limit
+            return Self.takeParked(limit - state.running, from: &state)
+        }
+        guard let woken else { return }
+        limitSet.store(limit, ordering: .relaxed)
+        for _ in 0..<woken { unpark.signal() }
+    }
+
+    /// How many pool threads may run jobs at once (``limitRunning(to:)``), how many do, and
+    /// how many wait for one of them to finish.
+    var running: (limit: Int, now: Int, parked: Int) { queue.withLock { ($0.limit, $0.running, $0.parked) } }
+
+    /// Up to `count` parked threads leave the parked count; returns how many, for the
+    /// caller to signal ``unpark`` once the lock is released.
+    private static func takeParked(_ count: Int, from state: inout State) -> Int {
+        let taken = min(state.parked, max(0, count))
+        state.parked -= taken
+        return taken
+    }
+
     /// Lets the threads finish their current job and end.
     func stop() {
-        queue.withLock { $0.stopping = true }
+        let parked = queue.withLock { state in
+            state.stopping = true
+            return Self.takeParked(state.parked, from: &state)
+        }
         for _ in 0..<workerCount { wakeUp.signal() }
+        for _ in 0..<parked { unpark.signal() }
         for _ in 0..<rescuerCount { rescueWakeUp.signal() }
     }
 
@@ -153,6 +204,8 @@ final class WorkerPool<Context>: Sendable {
     private func nextStarved() -> Job? {
         while true {
             let now = self.now()
+            var unparked = 0
+            defer { for _ in 0..<unparked { unpark.signal() } }
             let taken: (stop: Bool, job: Job?, queued: Bool) = queue.withLock { state in
                 if state.stopping { return (true, nil, false) }
                 // `now` was read before the lock: a job queued or a run ended since may be later
@@ -161,6 +214,7 @@ final class WorkerPool<Context>: Sendable {
                    Self.nanoseconds(from: oldest, to: now) >= Self.starvationNanoseconds,
                    Self.nanoseconds(from: state.lastFreeRunAt, to: now) >= Self.starvationNanoseconds {
                     state.starved = true
+                    unparked = Self.takeParked(state.parked, from: &state)
                 }
                 guard state.starved, let best = state.jobs.popLast() else { return (false, nil, !state.jobs.isEmpty) }
                 return (false, best.job, true)
@@ -180,19 +234,34 @@ final class WorkerPool<Context>: Sendable {
         end > start ? end - start : 0
     }
 
-    /// A pool thread's next job: the best, or the worst while the pool is starved.
+    /// What a woken pool thread does next.
+    private enum Step { case stop, run(Job), nothing, park }
+
+    /// A pool thread's next job: the best, or the worst while the pool is starved. A thread
+    /// woken while ``limitRunning(to:)``'s limit of threads run parks until one finishes or
+    /// the limit rises, then takes the best job queued by then.
     private func next() -> Job? {
+        var woken = false
         while true {
-            wakeUp.wait()
-            let job: Job?? = queue.withLock { state in
-                if state.stopping { return .some(nil) }
-                guard !state.jobs.isEmpty else { return .none }
-                return .some(state.starved ? state.jobs.removeFirst().job : state.jobs.removeLast().job)
+            if !woken { wakeUp.wait() }
+            woken = false
+            let step: Step = queue.withLock { state in
+                if state.stopping { return .stop }
+                guard !state.jobs.isEmpty else { return .nothing }
+                guard state.starved || state.running < state.limit else {
+                    state.parked += 1
+                    return .park
+                }
+                state.running += 1
+                return .run(state.starved ? state.jobs.removeFirst().job : state.jobs.removeLast().job)
             }
-            switch job {
-            case .some(nil): return nil
-            case .some(let job?): return job
-            case .none: continue
+            switch step {
+            case .stop: return nil
+            case .run(let job): return job
+            case .nothing: continue
+            case .park:
+                unpark.wait()
+                woken = true
             }
         }
     }

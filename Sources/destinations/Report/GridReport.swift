@@ -77,6 +77,9 @@ struct GridReport {
     /// A feed's likes this run: made, taken by the server, rolled back (nil without a
     /// feed's outbox: no feed, or `--no-state`).
     var outbox: PersonalState.Tally? = nil
+    /// Frames after which the terminal still worked on what it was sent: the image workers
+    /// run one thread fewer then and for a little after (D-083).
+    var terminalBusyFrames = 0
 
     /// Scrolling frames' bytes over what their newly exposed rows cost in a full paint.
     var scrollBytesRatio: Double {
@@ -113,6 +116,7 @@ struct GridReport {
             ("stress", "\(stress)"),
             ("workers", "\(workers)"),
             ("worker_priority", text(workerPriority)),
+            ("terminal_busy_frames", "\(terminalBusyFrames)"),
             ("output_writer", text(outputWriter)),
             ("frame_slice_ms", frameSliceMs.map { number($0) } ?? "null"),
             ("duration_s", number(durationS)),
@@ -168,7 +172,7 @@ struct GridReport {
     func text() -> String {
         let rate = fixed(refreshRateHz, refreshRateHz == refreshRateHz.rounded() ? 0 : 2)
         return """
-        destinations: \(hitch.frames) frames at \(rate) Hz in \(fixed(durationS, 2)) s\(scenario.map { ", scenario \($0)" } ?? ""), prefetch \(prefetch ? "on" : "off"), images \(images), \(posts) posts, \(workers) image workers (\(workerPriority) priority)\(stress > 0 ? ", \(stress) busy threads" : "")
+        destinations: \(hitch.frames) frames at \(rate) Hz in \(fixed(durationS, 2)) s\(scenario.map { ", scenario \($0)" } ?? ""), prefetch \(prefetch ? "on" : "off"), images \(images), \(posts) posts, \(workers) image workers (\(workerPriority) priority)\(terminalBusyFrames > 0 ? ", one fewer while the terminal was busy (\(terminalBusyFrames) frames)" : "")\(stress > 0 ? ", \(stress) busy threads" : "")
         hitches \(hitch.hitches) (commit \(hitch.commitHitches), terminal \(hitch.terminalHitches)), hitch time \(fixed(hitch.totalHitchTime.milliseconds, 1)) ms, hitch ratio \(fixed(hitch.hitchRatio, 2)) ms/s (\(hitch.band.rawValue))\(hitch.commitHitches > 0 ? "; \(hitch.commitHitchesFromWaiting) of the late commits waited for a core" : "")
         terminal behind at \(hitch.terminalBehindFrames) ticks, \(output.coalescedFrames) frames coalesced, at most \(output.pendingBytesMax) bytes waiting\(output.drainMedian.map { ", took \(fixed($0 / 1000, 0)) KB/s while behind (slowest \(fixed((output.drainMinimum ?? 0) / 1000, 0)))" } ?? "")\(output.parseRoundTripMedian.map { ", pixels parsed in \(fixed($0.milliseconds, 1)) ms (worst \(fixed((output.parseRoundTripWorst ?? $0).milliseconds, 1)), \(output.parseAnswers) answers, \(output.parseRequestsLost) lost\(output.imagePrice.map { ", an image priced at \($0) bytes" } ?? ""))" } ?? "")
         commit p50 \(fixed(hitch.commitP50.milliseconds, 3)) ms, p95 \(fixed(hitch.commitP95.milliseconds, 3)) ms, p99 \(fixed(hitch.commitP99.milliseconds, 3)) ms, max \(fixed(hitch.commitMax.milliseconds, 3)) ms

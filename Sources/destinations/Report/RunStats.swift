@@ -39,6 +39,9 @@ struct RunStats {
     /// Interrupted rests by what their last frame still waited for: visible placeholders,
     /// pixel rows held back by the byte budget, or bytes the terminal had not taken.
     var interruptedRestsWaiting: [RestWait: Int] = [:]
+    /// Frames after which the terminal still worked on what it was sent: the image workers
+    /// run one thread fewer then and for a little after (D-083).
+    var terminalBusyFrames = 0
 
     init(duration: Duration?) { self.duration = duration }
 

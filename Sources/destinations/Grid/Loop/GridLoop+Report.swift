@@ -44,6 +44,7 @@ extension GridLoop {
             settle: Self.percentiles(stats.settleTimes), interruptedRests: stats.interruptedRests,
             interruptedRestsWaiting: stats.interruptedRestsWaiting,
             network: sources.feed.map { NetworkReport(feed: $0, shownImages: stats.shownImages, photoRetries: figures.photoRetries) },
-            outbox: sources.personal?.outbox != nil ? sources.personal?.tally : nil)
+            outbox: sources.personal?.outbox != nil ? sources.personal?.tally : nil,
+            terminalBusyFrames: stats.terminalBusyFrames)
     }
 }

@@ -182,10 +182,13 @@ final class GridLoop: TerminalFrameDelegate {
 
     /// After the commit: the frame goes to the terminal (``TerminalFrameDelegate``'s part),
     /// then the transfers its cells asked for start, best first, so that the threads they
-    /// wake cannot take the frame loop's core mid-commit (D-055).
+    /// wake cannot take the frame loop's core mid-commit (D-055). While the terminal has not
+    /// read or parsed all of it, and a little after, the decoders leave it a core (D-083).
     func deliverCommittedFrame() {
         terminal.deliverOutput()
-        view.startQueuedImageWork()
+        let busy = terminal.isOutputBehind
+        if busy { measure.stats.terminalBusyFrames += 1 }
+        view.startQueuedImageWork(terminalBusy: busy)
     }
 
     /// Drain → events → update → apply → commit: keys (and a scenario's) become events, the

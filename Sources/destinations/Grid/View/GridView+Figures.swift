@@ -27,8 +27,9 @@ extension GridView {
     var lifecycleLog: [LifecycleEvent] { collection.lifecycleLog ?? [] }
 
     /// The transfers the frame's cells asked for start, best first: after the frame went to
-    /// the terminal, so that the threads they wake cannot take the loop's core mid-commit (D-055).
-    func startQueuedImageWork() { store.startQueuedWork() }
+    /// the terminal, so that the threads they wake cannot take the loop's core mid-commit (D-055);
+    /// while the terminal is `busy` with what it was sent, the decoders leave it a core (D-083).
+    func startQueuedImageWork(terminalBusy busy: Bool) { store.startQueuedWork(terminalBusy: busy) }
 
     /// A filter key this frame: a small query finishes in well under a millisecond, so the
     /// frame may wait for it (at most `timeout`) and show its result at once.
