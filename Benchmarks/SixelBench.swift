@@ -42,6 +42,7 @@ struct SixelBench: ParsableCommand {
                 print("\(pad("\(registers)", 10)) \(pad(cap.map(String.init) ?? "none", 12)) \(pad(String(format: "%.2f", Double(bytes) / Double(pixels)), 10)) \(pad(String(format: "%.1f", rms), 11)) \(bytes / thumbnails.count)")
             }
         }
+        try compareDithering(thumbnails, columns: columns, rows: rows, cellHeight: cellHeight)
         print("the same thumbnails through other encoders (each read back whole; bytes/px, rms error, bytes/thumbnail):")
         for colours in [128, 16] {
             let keep: ((String, [[UInt8]]) -> Void)? = dump.map { prefix in
@@ -84,7 +85,7 @@ struct SixelBench: ParsableCommand {
     }
 
     /// What the app's setting (``SixelEncoder/defaultColors``, the strips and the whole
-    /// image, ``SixelEncoder/encode(_:cellHeight:colors:coloursPerBand:)``) costs a decoding
+    /// image, ``SixelEncoder/encode(_:cellHeight:colors:coloursPerBand:dither:)``) costs a decoding
     /// worker: the median of 7 passes over every thumbnail, the whole images' bytes a pixel,
     /// and an MD5 of all the bytes, so that two builds can be shown to encode the same.
     func timeTheDefault(_ thumbnails: [PixelBuffer], cellHeight: Int) {
@@ -112,11 +113,71 @@ struct SixelBench: ParsableCommand {
               + "the whole image \(String(format: "%.2f", Double(wholeBytes) / Double(pixels))) bytes a pixel; MD5 \(digest)")
     }
 
+    /// Ordered dithering against plain mapping at the app's band cap (D-084): bytes a pixel,
+    /// the RMS error of each pixel, and the tone error, the RMS error of 4×4 block means
+    /// (what an eye at a distance averages, and what dithering is for); with `--dump`, the
+    /// pages of 16 registers dithered, for `scripts/sixel_parse.py`.
+    func compareDithering(_ thumbnails: [PixelBuffer], columns: Int, rows: Int, cellHeight: Int) throws {
+        print("dithering (ordered, 4x4 Bayer) against plain mapping; tone error: RMS error of 4x4 block means")
+        print("registers  dither   bytes/px   rms error   tone error")
+        for registers in [16, 24, 32, 64] {
+            for dither in [false, true] {
+                var bytes = 0, pixels = 0, blocks = 0
+                var squared = 0.0, tone = 0.0
+                for thumbnail in thumbnails {
+                    let strips = SixelEncoder.strips(of: thumbnail, cellHeight: cellHeight, colors: registers, dither: dither)
+                    bytes += strips.reduce(0) { $0 + $1.count }
+                    pixels += thumbnail.width * thumbnail.height
+                    squared += Self.squaredError(thumbnail, strips: strips, cellHeight: cellHeight)
+                    let whole = SixelEncoder.strips(of: thumbnail, cellHeight: thumbnail.height, colors: registers, dither: dither)
+                    if let decoded = whole.first.flatMap(SixelDecoder.decode) {
+                        let error = Self.blockError(thumbnail, decoded, block: 4)
+                        tone += error.squared
+                        blocks += error.count
+                    }
+                }
+                let rms = (squared / Double(pixels * 3)).squareRoot(), toneRMS = blocks > 0 ? (tone / Double(blocks)).squareRoot() : .nan
+                print("\(pad("\(registers)", 10)) \(pad(dither ? "ordered" : "none", 8)) \(pad(String(format: "%.2f", Double(bytes) / Double(pixels)), 10)) \(pad(String(format: "%.1f", rms), 11)) \(String(format: "%.1f", toneRMS))")
+                if let dump, dither, registers == SixelEncoder.defaultColors {
+                    try Self.page(thumbnails, columns: columns, rows: rows, cellHeight: cellHeight, registers: registers, cap: SixelEncoder.defaultColoursPerBand, dither: true)
+                        .write(to: URL(fileURLWithPath: "\(dump)-\(registers)-dither.six"))
+                    try Self.page(thumbnails, columns: columns, rows: rows, cellHeight: rows * cellHeight, registers: registers, cap: SixelEncoder.defaultColoursPerBand, dither: true)
+                        .write(to: URL(fileURLWithPath: "\(dump)-\(registers)-dither-whole.six"))
+                }
+            }
+        }
+    }
+
+    /// The squared error of `b`'s `block`×`block` means against `a`'s, summed over the
+    /// channels of every whole block, and how many channel-blocks that is.
+    static func blockError(_ a: PixelBuffer, _ b: PixelBuffer, block: Int) -> (squared: Double, count: Int) {
+        var squared = 0.0, count = 0
+        for top in stride(from: 0, through: min(a.height, b.height) - block, by: block) {
+            for left in stride(from: 0, through: min(a.width, b.width) - block, by: block) {
+                var sums = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+                for y in top..<top + block {
+                    for x in left..<left + block {
+                        let p = a.pixel(x: x, y: y), q = b.pixel(x: x, y: y)
+                        sums[0] += Double(p.r); sums[1] += Double(p.g); sums[2] += Double(p.b)
+                        sums[3] += Double(q.r); sums[4] += Double(q.g); sums[5] += Double(q.b)
+                    }
+                }
+                let n = Double(block * block)
+                for channel in 0..<3 {
+                    let d = (sums[channel] - sums[channel + 3]) / n
+                    squared += d * d
+                }
+                count += 3
+            }
+        }
+        return (squared, count)
+    }
+
     /// Twenty thumbnails as the grid places them: each strip at its cell (CUP), five a row.
-    static func page(_ thumbnails: [PixelBuffer], columns: Int, rows: Int, cellHeight: Int, registers: Int, cap: Int?) -> Data {
+    static func page(_ thumbnails: [PixelBuffer], columns: Int, rows: Int, cellHeight: Int, registers: Int, cap: Int?, dither: Bool = false) -> Data {
         var bytes: [UInt8] = []
         for index in 0..<20 {
-            let strips = SixelEncoder.strips(of: thumbnails[index % thumbnails.count], cellHeight: cellHeight, colors: registers, coloursPerBand: cap)
+            let strips = SixelEncoder.strips(of: thumbnails[index % thumbnails.count], cellHeight: cellHeight, colors: registers, coloursPerBand: cap, dither: dither)
             let top = 1 + (index / 5) * (rows + 3), left = 1 + (index % 5) * (columns + 2)
             for (row, strip) in strips.enumerated() {
                 bytes += Array("\u{1B}[\(top + row);\(left)H".utf8) + strip

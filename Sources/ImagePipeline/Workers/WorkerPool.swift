@@ -41,7 +41,8 @@ final class WorkerPool<Context>: Sendable {
         var lastFreeRunAt: UInt64 = 0
         var starved = false
         /// Pool threads running a job, how many may at once, and how many hold a wake-up
-        /// (a job was queued for them) but wait for one of those to finish.
+        /// (a job was queued for them) but are parked over the limit: until a job ends, the
+        /// limit rises, the pool is found starved, or it stops.
         var running = 0
         var limit = Int.max
         var parked = 0
@@ -97,7 +98,7 @@ final class WorkerPool<Context>: Sendable {
                             state.starved = false
                         }
                         state.running -= 1
-                        return state.parked > 0 && (state.starved || state.running < state.limit) ? Self.takeParked(1, from: &state) : 0
+                        return state.running < state.limit ? Self.takeParked(1, from: &state) : 0
                     }
                     if wakeParked > 0 { unpark.signal() }
                 }
@@ -168,16 +169,15 @@ final class WorkerPool<Context>: Sendable {
         guard limit != limitSet.load(ordering: .relaxed) else { return }
         let woken: Int? = queue.withLockIfAvailable { state in
             state.limit = limit
+            limitSet.store(limit, ordering: .relaxed)
             return Self.takeParked(limit - state.running, from: &state)
         }
-        guard let woken else { return }
-        limitSet.store(limit, ordering: .relaxed)
-        for _ in 0..<woken { unpark.signal() }
+        for _ in 0..<(woken ?? 0) { unpark.signal() }
     }
 
-    /// How many pool threads may run jobs at once (``limitRunning(to:)``), how many do, and
-    /// how many wait for one of them to finish.
-    var running: (limit: Int, now: Int, parked: Int) { queue.withLock { ($0.limit, $0.running, $0.parked) } }
+    /// For tests (it waits for the lock): how many pool threads may run jobs at once
+    /// (``limitRunning(to:)``), how many do, and how many are parked.
+    var occupancy: (limit: Int, running: Int, parked: Int) { queue.withLock { ($0.limit, $0.running, $0.parked) } }
 
     /// Up to `count` parked threads leave the parked count; returns how many, for the
     /// caller to signal ``unpark`` once the lock is released.
@@ -205,7 +205,6 @@ final class WorkerPool<Context>: Sendable {
         while true {
             let now = self.now()
             var unparked = 0
-            defer { for _ in 0..<unparked { unpark.signal() } }
             let taken: (stop: Bool, job: Job?, queued: Bool) = queue.withLock { state in
                 if state.stopping { return (true, nil, false) }
                 // `now` was read before the lock: a job queued or a run ended since may be later
@@ -219,6 +218,7 @@ final class WorkerPool<Context>: Sendable {
                 guard state.starved, let best = state.jobs.popLast() else { return (false, nil, !state.jobs.isEmpty) }
                 return (false, best.job, true)
             }
+            for _ in 0..<unparked { unpark.signal() }
             if taken.stop { return nil }
             if let job = taken.job { return job }
             if taken.queued {
@@ -234,6 +234,10 @@ final class WorkerPool<Context>: Sendable {
         end > start ? end - start : 0
     }
 
+    /// Whether a pool thread may take a job with `running` others running: under the limit,
+    /// or whatever the limit while the pool is starved (its threads get no core anyway).
+    static func mayRunAnother(running: Int, limit: Int, starved: Bool) -> Bool { starved || running < limit }
+
     /// What a woken pool thread does next.
     private enum Step { case stop, run(Job), nothing, park }
 
@@ -241,14 +245,14 @@ final class WorkerPool<Context>: Sendable {
     /// woken while ``limitRunning(to:)``'s limit of threads run parks until one finishes or
     /// the limit rises, then takes the best job queued by then.
     private func next() -> Job? {
-        var woken = false
+        var unparked = false
         while true {
-            if !woken { wakeUp.wait() }
-            woken = false
+            if !unparked { wakeUp.wait() }
+            unparked = false
             let step: Step = queue.withLock { state in
                 if state.stopping { return .stop }
                 guard !state.jobs.isEmpty else { return .nothing }
-                guard state.starved || state.running < state.limit else {
+                guard Self.mayRunAnother(running: state.running, limit: state.limit, starved: state.starved) else {
                     state.parked += 1
                     return .park
                 }
@@ -261,7 +265,7 @@ final class WorkerPool<Context>: Sendable {
             case .nothing: continue
             case .park:
                 unpark.wait()
-                woken = true
+                unparked = true
             }
         }
     }

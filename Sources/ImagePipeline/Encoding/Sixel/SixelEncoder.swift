@@ -18,22 +18,24 @@ public enum SixelEncoder {
     ///   O(histogram cells used × colors) to build the palette.
     ///
     /// `coloursPerBand` caps the colours of each 6-pixel band (see `limitBand(_:width:rows:palette:cap:)`);
-    /// nil keeps every colour of the palette.
-    public static func strips(of pixels: PixelBuffer, cellHeight: Int, colors: Int = 256, coloursPerBand: Int? = defaultColoursPerBand) -> [[UInt8]] {
+    /// nil keeps every colour of the palette. `dither`: ordered dithering (``SixelDither``)
+    /// maps the pixels to the palette, measured against plain mapping in D-084.
+    public static func strips(of pixels: PixelBuffer, cellHeight: Int, colors: Int = 256, coloursPerBand: Int? = defaultColoursPerBand,
+                              dither: Bool = false) -> [[UInt8]] {
         precondition(cellHeight > 0 && colors >= 2, "SixelEncoder: cell height \(cellHeight), \(colors) colours")
-        let (palette, indices) = quantize(pixels, colors: min(colors, 256))
+        let (palette, indices) = quantize(pixels, colors: min(colors, 256), dither: dither)
         return strips(indices: indices, palette: palette, width: pixels.width, height: pixels.height, cellHeight: cellHeight, coloursPerBand: coloursPerBand)
     }
 
     /// The strips and the whole picture as one image (`PixelImage.whole`), in one palette.
     /// No whole image for a picture of one strip (it would be the same), nor for one taller
     /// than ``tallestWhole`` pixels.
-    /// - Complexity: about twice ``strips(of:cellHeight:colors:coloursPerBand:)``'s encoding;
+    /// - Complexity: about twice ``strips(of:cellHeight:colors:coloursPerBand:dither:)``'s encoding;
     ///   the palette is made once.
-    public static func encode(_ pixels: PixelBuffer, cellHeight: Int, colors: Int = 256, coloursPerBand: Int? = defaultColoursPerBand)
-        -> (strips: [[UInt8]], whole: [UInt8]?) {
+    public static func encode(_ pixels: PixelBuffer, cellHeight: Int, colors: Int = 256, coloursPerBand: Int? = defaultColoursPerBand,
+                              dither: Bool = false) -> (strips: [[UInt8]], whole: [UInt8]?) {
         precondition(cellHeight > 0 && colors >= 2, "SixelEncoder: cell height \(cellHeight), \(colors) colours")
-        let (palette, indices) = quantize(pixels, colors: min(colors, 256))
+        let (palette, indices) = quantize(pixels, colors: min(colors, 256), dither: dither)
         let strips = strips(indices: indices, palette: palette, width: pixels.width, height: pixels.height, cellHeight: cellHeight, coloursPerBand: coloursPerBand)
         guard pixels.height > cellHeight, pixels.height <= tallestWhole else { return (strips, nil) }
         let whole = Self.strips(indices: indices, palette: palette, width: pixels.width, height: pixels.height, cellHeight: pixels.height, coloursPerBand: coloursPerBand)
@@ -251,8 +253,8 @@ public enum SixelEncoder {
     }
 
     /// A palette of at most `colors` entries and each pixel's index in it (alpha ignored:
-    /// decoded photos are opaque).
-    static func quantize(_ pixels: PixelBuffer, colors: Int) -> (palette: [(r: UInt8, g: UInt8, b: UInt8)], indices: [UInt8]) {
+    /// decoded photos are opaque); with `dither`, the indices of ``SixelDither``.
+    static func quantize(_ pixels: PixelBuffer, colors: Int, dither: Bool = false) -> (palette: [(r: UInt8, g: UInt8, b: UInt8)], indices: [UInt8]) {
         let count = pixels.width * pixels.height
         var population = [Int32](repeating: 0, count: 1 << 15)
         var sums = [Int64](repeating: 0, count: 3 << 15)
@@ -278,6 +280,7 @@ public enum SixelEncoder {
         let palette = SixelPalette.make(occupied.map { bin in
             SixelPalette.Bin(population: Int64(population[bin]), r: sums[bin * 3], g: sums[bin * 3 + 1], b: sums[bin * 3 + 2])
         }, colors: colors)
+        if dither { return (palette, SixelDither.indices(of: pixels, palette: palette)) }
         // Each occupied bin's mean to its nearest entry (the first of equals); the entries'
         // channels side by side, so the search is a tight loop.
         var entryOfBin = [UInt8](repeating: 0, count: 1 << 15)
