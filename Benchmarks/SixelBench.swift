@@ -12,7 +12,7 @@ struct SixelBench: ParsableCommand {
     @Option(help: "The Assets folder.") var assets = "Assets"
     @Option(help: "Thumbnail size in cells.") var cells = "26x7"
     @Option(help: "Cell size in pixels (xterm -ti vt340 under Xvfb: 6x13).") var cellPixels = "6x13"
-    @Option(help: "Also write a page of 20 thumbnails (5 × 4, each strip placed at its cell) per cap to PREFIX-128-CAP.six, and the peers' to PREFIX-COLOURS-TOOL.six, to time a terminal drawing it (scripts/sixel_parse.py).") var dump: String?
+    @Option(help: "Also write a page of 20 thumbnails (5 × 4, each strip placed at its cell) per cap to PREFIX-128-CAP.six, the app's 16 registers dithered to PREFIX-16-dither.six, and the peers' to PREFIX-COLOURS-TOOL.six, to time a terminal drawing it (scripts/sixel_parse.py).") var dump: String?
 
     func run() throws {
         let (columns, rows) = try Self.size(cells), (cellWidth, cellHeight) = try Self.size(cellPixels)

@@ -16,8 +16,6 @@ import Testing
         #expect(white > 0 && white < indices.count, "both entries appear: \(white) of \(indices.count) white")
         let mean = Double(white) * 255 / Double(indices.count)
         #expect(abs(mean - 128) <= 16, "the pattern's mean is the grey: \(mean)")
-        let (_, plain) = SixelEncoder.quantize(Self.flat(100).concatenatedWith(Self.flat(160)), colors: 2)
-        #expect(Set(plain.prefix(256)).count == 1, "plain mapping gives a flat area one entry")
     }
 
     @Test func aColourOnAnEntryStaysOnIt() {
@@ -54,12 +52,5 @@ import Testing
         }
         let plain = try toneError(dither: false), dithered = try toneError(dither: true)
         #expect(dithered < plain, "tone error dithered \(dithered) against plain \(plain)")
-    }
-}
-
-extension PixelBuffer {
-    /// This buffer with `other` (of the same width) below it.
-    func concatenatedWith(_ other: PixelBuffer) -> PixelBuffer {
-        PixelBuffer(width: width, height: height + other.height, bytes: bytes + other.bytes)
     }
 }

@@ -41,8 +41,9 @@ final class WorkerPool<Context>: Sendable {
         var lastFreeRunAt: UInt64 = 0
         var starved = false
         /// Pool threads running a job, how many may at once, and how many hold a wake-up
-        /// (a job was queued for them) but are parked over the limit: until a job ends, the
-        /// limit rises, the pool is found starved, or it stops.
+        /// (a job was queued for them) but are parked over the limit: until a job ends with
+        /// fewer running than the limit, the limit rises, the pool is found starved, or it
+        /// stops.
         var running = 0
         var limit = Int.max
         var parked = 0
@@ -242,8 +243,9 @@ final class WorkerPool<Context>: Sendable {
     private enum Step { case stop, run(Job), nothing, park }
 
     /// A pool thread's next job: the best, or the worst while the pool is starved. A thread
-    /// woken while ``limitRunning(to:)``'s limit of threads run parks until one finishes or
-    /// the limit rises, then takes the best job queued by then.
+    /// woken while ``limitRunning(to:)``'s limit of threads run parks until one finishes with
+    /// fewer running than the limit, the limit rises, the pool is found starved or it stops,
+    /// then takes the best job queued by then.
     private func next() -> Job? {
         var unparked = false
         while true {
